@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one allocator seam. Nothing outside alloc.c calls malloc, calloc, realloc or free
+ * (checked by scripts/lint). An allocator is a single realloc-shaped function, as Lua's
+ * lua_Alloc: (ptr=NULL, old=0, new>0) allocates, (ptr, old, new>0) resizes, (ptr, old, 0)
+ * frees and returns NULL. Callers pass the size they allocated when they free, so an
+ * allocator can account bytes without headers.
+ *
+ * Every function taking `const dl_allocator *alloc` accepts NULL for the default (libc).
+ */
+#ifndef DL_BASE_ALLOC_H
+#define DL_BASE_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/compiler.h"
+
+typedef struct dl_allocator {
+    /* Allocate, resize or free (see above). Returns NULL on failure or when freeing. */
+    void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void *ctx; /* passed to realloc unchanged */
+} dl_allocator;
+
+/* The process-wide libc allocator. Never NULL. */
+const dl_allocator *dl_allocator_default(void);
+
+/* Allocates size bytes (size 0 gives a unique non-NULL pointer). NULL when out of memory. */
+void *dl_mem_alloc(const dl_allocator *alloc, size_t size);
+
+/* Allocates size zeroed bytes. NULL when out of memory. */
+void *dl_mem_alloc_zero(const dl_allocator *alloc, size_t size);
+
+/* Allocates n * size bytes, failing (NULL) when the product overflows. */
+void *dl_mem_alloc_array(const dl_allocator *alloc, size_t n, size_t size);
+
+/* Resizes ptr from old_size to new_size bytes. On failure returns NULL and ptr stays valid. */
+void *dl_mem_realloc(const dl_allocator *alloc, void *ptr, size_t old_size, size_t new_size);
+
+/* Frees ptr, which was allocated with size bytes. NULL ptr is a no-op. */
+void dl_mem_free(const dl_allocator *alloc, void *ptr, size_t size);
+
+/*
+ * A fault-injecting allocator for tests (SQLite's do_faultsim_test): the fail_at-th
+ * allocation or growth (1-based) and, when is_sticky, every later one fails. It counts live
+ * bytes and blocks so a test can check that a failed operation leaked nothing.
+ */
+typedef struct dl_fault_allocator {
+    dl_allocator base;   /* pass &fa.base where a dl_allocator is wanted */
+    int64_t fail_at;     /* 1-based index of the first failing request; 0 = never */
+    bool is_sticky;      /* keep failing after the first failure */
+    int64_t n_requests;  /* allocations and growths seen so far */
+    int64_t n_failures;  /* requests refused so far */
+    int64_t live_blocks; /* blocks allocated and not yet freed */
+    int64_t live_bytes;  /* bytes allocated and not yet freed */
+} dl_fault_allocator;
+
+/* Initialises fa to fail at request fail_at (0 = never). */
+void dl_fault_allocator_init(dl_fault_allocator *fa, int64_t fail_at, bool is_sticky);
+
+#endif /* DL_BASE_ALLOC_H */
