@@ -9,6 +9,8 @@
 #include "base/compiler.h"
 #include "base/error.h"
 #include "base/hmap.h"
+#include "base/pool.h"
 #include "base/str.h"
+#include "base/timefmt.h"
 
 #endif /* DL_BASE_BASE_H */

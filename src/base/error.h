@@ -61,7 +61,7 @@ void dl_error_clear(dl_error *err);
 /* Sets code and a formatted message (replacing any previous one) and returns code, so that
  * `return dl_error_set(err, DL_ERR_CORRUPT, "...")` reads naturally. NULL-tolerant. */
 dl_status dl_error_set(dl_error *err, dl_status code, const char *fmt, ...) DL_PRINTF(3, 4);
-dl_status dl_error_setv(dl_error *err, dl_status code, const char *fmt, va_list ap);
+dl_status dl_error_setv(dl_error *err, dl_status code, const char *fmt, va_list ap) DL_PRINTF(3, 0);
 
 /* As dl_error_set, and also records errnum and appends ": <strerror(errnum)>". */
 dl_status dl_error_set_errno(dl_error *err, dl_status code, int errnum, const char *fmt, ...)

@@ -1,0 +1,1 @@
+dl_add_fuzz_target(timefmt DEPS dl_base)
