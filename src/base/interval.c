@@ -243,6 +243,7 @@ dl_duration_parse(dl_str text, int64_t *out_micros, dl_error *err) {
         int64_t v = 0;
         DL_TRY(read_value(&cur, &tv));
         DL_TRY(read_unit(&cur, &tv, &unit));
+        DL_CHECK(unit != NULL, err, DL_ERR_INTERNAL, "duration unit not resolved");
         DL_TRY(term_micros(&cur, &tv, unit, &v));
         if (DL_ADD_OVERFLOW(total, v, &total)) {
             return CUR_FAIL(&cur, tv.start, "the sum overflows 64-bit microseconds");
