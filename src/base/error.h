@@ -106,10 +106,11 @@ const char *dl_status_name(dl_status code);
     } while (0)
 
 /* Sets err and returns code. */
-#define DL_FAIL(err, code, ...)                          \
-    do {                                                 \
-        DL_ERROR_WHERE(err);                             \
-        return dl_error_set((err), (code), __VA_ARGS__); \
+#define DL_FAIL(err, code, ...)                         \
+    do {                                                \
+        DL_ERROR_WHERE(err);                            \
+        (void)dl_error_set((err), (code), __VA_ARGS__); \
+        return (code);                                  \
     } while (0)
 
 /* Sets err and returns code when cond is false. */

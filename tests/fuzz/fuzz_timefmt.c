@@ -62,6 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dl_str text = dl_str_make((const char *)data + 1, size - 1);
     int64_t micros;
     dl_error err;
+    dl_status status = DL_OK;
     switch (data[0] % 6) {
     case 0:
         check_date(text);
@@ -73,14 +74,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_duration(text);
         break;
     case 3:
-        (void)dl_ts_ntz_parse(text, data[0] & 8, &micros, &err);
+        status = dl_ts_ntz_parse(text, data[0] & 8, &micros, &err);
         break;
     case 4:
-        (void)dl_ts_parse_compact(text, 0, &micros, &err);
+        status = dl_ts_parse_compact(text, 0, &micros, &err);
         break;
     default:
-        (void)dl_ts_parse_epoch_millis(text, &micros, &err);
+        status = dl_ts_parse_epoch_millis(text, &micros, &err);
         break;
     }
+    DL_UNUSED(status);
     return 0;
 }

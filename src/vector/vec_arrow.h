@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Export of types, vectors and batches through the Arrow C Data Interface (arrow_abi.h).
+ *
+ * Flat vectors export without copying: every ArrowArray buffer pointer is the vector's own
+ * buffer pointer, and the export holds a reference to each dl_vec_buffer behind it, dropped
+ * by the release callback. The vector may be reset or freed at once; the exported data stays
+ * valid and unchanged (writers copy shared buffers first). Release may run on any thread.
+ *
+ * Per layout:
+ *   FLAT   zero-copy. Types map to formats as in vec_types.def: BOOLEAN "b", BYTE "c",
+ *          SHORT "s", INT "i", LONG "l", FLOAT "f", DOUBLE "g", DECIMAL "d:p,s" (decimal128),
+ *          STRING "vu" and BINARY "vz" (validity, views, the heaps, then the int64 heap sizes),
+ *          DATE "tdD", TIMESTAMP "tsu:UTC", TIMESTAMP_NTZ "tsu:", STRUCT "+s",
+ *          ARRAY "+l" (child "element"), MAP "+m" (child "entries": "+s" of "key", "value"),
+ *          NULL "n" (no buffers).
+ *   DICT   an Arrow dictionary-encoded array: int32 indices ("i") with the dictionary exported
+ *          zero-copy as ArrowArray.dictionary, unless DL_VEC_ARROW_FLATTEN_DICT asks for plain
+ *          values (a copy; a stream whose batches must all share one schema wants that).
+ *   CONST  expanded into a flat copy of length rows (Arrow's run-end encoding would avoid the
+ *          copy, but few consumers accept it yet). Strings still share their heaps.
+ * A batch exports as a struct array of its columns (Arrow's record batch convention); with a
+ * selection, the live rows are copied first.
+ *
+ * All exported arrays have offset 0. Types and names are copied into the export, so the
+ * schema does not depend on the arena that holds the dl_type.
+ */
+#ifndef DL_VECTOR_VEC_ARROW_H
+#define DL_VECTOR_VEC_ARROW_H
+
+#include <stdbool.h>
+
+#include "base/error.h"
+#include "vector/arrow_abi.h"
+#include "vector/vector.h"
+
+/* Export dictionary vectors as plain arrays of their values (copies them). */
+#define DL_VEC_ARROW_FLATTEN_DICT 1u
+
+/* Fills out with the schema of a flat vector of type, named name (NULL = no name). The
+ * caller releases out. */
+DL_NODISCARD dl_status dl_vec_arrow_export_type(const dl_type *type, const char *name,
+                                                bool is_nullable, const dl_allocator *alloc,
+                                                struct ArrowSchema *out, dl_error *err);
+
+/* Fills out_array (and out_schema unless NULL) with vec. The caller releases both. On
+ * failure neither needs releasing. */
+DL_NODISCARD dl_status dl_vec_arrow_export(const dl_vector *vec, const char *name, unsigned flags,
+                                           struct ArrowSchema *out_schema,
+                                           struct ArrowArray *out_array, dl_error *err);
+
+/* Fills out_array (and out_schema unless NULL) with batch as a struct array whose fields are
+ * the schema's, nullability included. The caller releases both. */
+DL_NODISCARD dl_status dl_vec_arrow_export_batch(const dl_batch *batch, unsigned flags,
+                                                 struct ArrowSchema *out_schema,
+                                                 struct ArrowArray *out_array, dl_error *err);
+
+#endif /* DL_VECTOR_VEC_ARROW_H */
