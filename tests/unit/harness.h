@@ -31,7 +31,7 @@ static int harness_current_failed;
             harness_passed++;           \
             printf("ok   %s\n", #name); \
         }                               \
-        fflush(stdout);                 \
+        (void)fflush(stdout);           \
     } while (0)
 
 #define HARNESS_FAIL_AT(...)                     \
