@@ -112,7 +112,8 @@ dl_buf_appendf(dl_buf *buf, dl_error *err, const char *fmt, ...) {
 
 uint8_t *
 dl_buf_extend(dl_buf *buf, size_t n, dl_error *err) {
-    if (dl_buf_reserve(buf, n, err) != DL_OK) {
+    /* Reserve at least one byte so data is never NULL (NULL + 0 is undefined behaviour). */
+    if (dl_buf_reserve(buf, n == 0 ? 1 : n, err) != DL_OK) {
         return NULL;
     }
     uint8_t *p = buf->data + buf->len;

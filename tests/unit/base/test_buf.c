@@ -65,6 +65,7 @@ TEST(test_buf_extend_returns_room) {
     dl_buf b;
     dl_error err;
     dl_buf_init(&b, NULL);
+    CHECK(dl_buf_extend(&b, 0, &err) != NULL); /* never NULL, even empty */
     uint8_t *p = dl_buf_extend(&b, 5, &err);
     CHECK(p != NULL);
     memcpy(p, "abcde", 5);
