@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Log replay (PROTOCOL.md, "Action Reconciliation"): a segment's files, newest first, reduced
+ * to the snapshot's state.
+ *
+ * Reading newest to oldest, the first action seen for a key decides: the first protocol and
+ * the first metaData win, the first txn per appId, the first domainMetadata per domain (a
+ * removed one hides older ones and is itself not kept), and for files the first add or remove
+ * per logical file key (path, deletion vector unique id): an add that wins is a live file, a
+ * remove that wins a tombstone, anything older with the same key is shadowed. Paths are
+ * URL-decoded and canonicalised before they become keys, so "a%20b" and "a b", "file:/x" and
+ * "/x" name one file. The commitInfo is the one in the commit of the snapshot's version.
+ *
+ * Cost model (a million live files is the goal): each commit file is read with one store read
+ * into a buffer reused for the next, its lines parsed with one reused JSON doc; the only
+ * per-file allocation is in the snapshot's arena for files that survive (their decoded path
+ * doubling as the seen-set key, the stats text, a deletion vector descriptor); partitionValues
+ * are interned by their raw text, so a partition's tuple is stored and parsed once. The
+ * oldest layer (commit 0 or the checkpoint) only looks keys up, never inserts them: nothing
+ * older can be shadowed by it.
+ */
+#include <string.h>
+
+#include "delta/delta_int.h"
+
+typedef struct replay_txn {
+    const char *app_id;
+    int64_t version;
+    int64_t last_updated;
+} replay_txn;
+
+typedef struct replay {
+    dl_delta_table *table;
+    dl_delta_snapshot *snap;
+    const dl_delta_snapshot_options *opts;
+    const dl_delta_segment *seg;
+    dl_hmap seen;     /* file keys of adds and removes already decided */
+    dl_hmap parts;    /* raw partitionValues text -> dl_delta_partition * */
+    dl_hmap txns;     /* appId -> 1 */
+    dl_hmap domains;  /* domain -> 1 */
+    dl_buf txn_list;  /* replay_txn entries */
+    dl_buf dom_list;  /* dl_delta_snapshot_domain entries */
+    dl_buf key;       /* scratch: decoded path [NUL dv id] */
+    dl_buf bytes;     /* the file being replayed */
+    dl_arena scratch; /* protocol/metaData of the file being replayed */
+    dl_json_doc doc;
+    int64_t version; /* version of the commit being replayed; -1 for a checkpoint */
+    bool is_oldest;  /* the oldest layer: look keys up, never insert */
+    bool is_checkpoint;
+    bool is_done; /* metadata-only replay found what it needs */
+} replay;
+
+/* ---- copying the winners into the snapshot ------------------------------------------- */
+
+static const char *
+dup_cstr(dl_arena *arena, const char *s) {
+    return s ? dl_arena_strndup(arena, s, strlen(s)) : NULL;
+}
+
+static bool
+dup_list(dl_arena *arena, const char *const *src, int32_t n, const char *const **out) {
+    *out = NULL;
+    if (!src) {
+        return true;
+    }
+    const char **list = dl_arena_alloc_array(arena, n ? (size_t)n : 1, sizeof(char *));
+    if (!list) {
+        return false;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        list[i] = dup_cstr(arena, src[i]);
+        if (!list[i]) {
+            return false;
+        }
+    }
+    *out = list;
+    return true;
+}
+
+static bool
+dup_kv(dl_arena *arena, const dl_delta_kv *src, int32_t n, const dl_delta_kv **out) {
+    *out = NULL;
+    if (n == 0) {
+        return true;
+    }
+    dl_delta_kv *kv = dl_arena_alloc_array(arena, (size_t)n, sizeof(dl_delta_kv));
+    if (!kv) {
+        return false;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        kv[i].key = dup_cstr(arena, src[i].key);
+        kv[i].value = dup_cstr(arena, src[i].value);
+        if (!kv[i].key || (src[i].value && !kv[i].value)) {
+            return false;
+        }
+    }
+    *out = kv;
+    return true;
+}
+
+static dl_status
+take_protocol(replay *r, const dl_delta_protocol *p, dl_error *err) {
+    dl_delta_snapshot *s = r->snap;
+    s->protocol = *p;
+    bool ok =
+        dup_list(&s->arena, p->reader_features, p->n_reader_features,
+                 &s->protocol.reader_features) &&
+        dup_list(&s->arena, p->writer_features, p->n_writer_features, &s->protocol.writer_features);
+    DL_CHECK(ok, err, DL_ERR_NOMEM, "out of memory keeping the protocol");
+    s->has_protocol = true;
+    return DL_OK;
+}
+
+static dl_status
+take_metadata(replay *r, const dl_delta_metadata *md, dl_error *err) {
+    dl_delta_snapshot *s = r->snap;
+    dl_delta_metadata *d = &s->metadata;
+    *d = *md;
+    d->id = dup_cstr(&s->arena, md->id);
+    d->name = dup_cstr(&s->arena, md->name);
+    d->description = dup_cstr(&s->arena, md->description);
+    d->format_provider = dup_cstr(&s->arena, md->format_provider);
+    d->schema_string = dup_cstr(&s->arena, md->schema_string);
+    bool ok = d->id && d->format_provider && (d->name || !md->name) &&
+              (d->description || !md->description) && (d->schema_string || !md->schema_string) &&
+              dup_list(&s->arena, md->partition_columns, md->n_partition_columns,
+                       &d->partition_columns) &&
+              dup_kv(&s->arena, md->format_options, md->n_format_options, &d->format_options) &&
+              dup_kv(&s->arena, md->configuration, md->n_configuration, &d->configuration);
+    DL_CHECK(ok, err, DL_ERR_NOMEM, "out of memory keeping the metadata");
+    s->has_metadata = true;
+    return DL_OK;
+}
+
+/* ---- file actions -------------------------------------------------------------------- */
+
+/* Builds the logical file key into r->key: decoded path, then NUL and the DV id if any.
+ * *out_path_len receives the length of the decoded path. */
+static dl_status
+build_key(replay *r, const dl_delta_file_action *f, size_t *out_path_len, bool *out_is_abs,
+          dl_error *err) {
+    DL_TRY(dl_delta_path_decode(f->path, &r->key, out_is_abs, err));
+    *out_path_len = r->key.len;
+    if (f->has_dv) {
+        DL_TRY(dl_buf_append_byte(&r->key, '\0', err));
+        DL_TRY(dl_delta_dv_desc_append_id(&f->dv, &r->key, err));
+    }
+    return DL_OK;
+}
+
+/* The interned partition tuple of raw (NULL for an empty raw text). */
+static dl_status
+intern_partition(replay *r, dl_str raw, const dl_delta_partition **out, dl_error *err) {
+    *out = NULL;
+    if (raw.len == 0) {
+        return DL_OK;
+    }
+    uint64_t found;
+    if (dl_hmap_get(&r->parts, raw, &found)) {
+        *out = r->snap->partitions[found];
+        return DL_OK;
+    }
+    dl_delta_snapshot *s = r->snap;
+    if (s->n_partitions == s->cap_partitions) {
+        size_t cap = s->cap_partitions ? s->cap_partitions * 2 : 16;
+        void *p = dl_mem_realloc(s->alloc, s->partitions, s->cap_partitions * sizeof(void *),
+                                 cap * sizeof(void *));
+        DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory interning partition values");
+        s->partitions = p;
+        s->cap_partitions = cap;
+    }
+    dl_delta_partition *part = dl_arena_alloc_zero(&s->arena, sizeof(*part));
+    char *text = dl_arena_strndup(&s->arena, raw.ptr, raw.len);
+    DL_CHECK(part && text, err, DL_ERR_NOMEM, "out of memory interning partition values");
+    part->raw = dl_str_make(text, raw.len);
+    DL_TRY(dl_hmap_put(&r->parts, part->raw, s->n_partitions, err));
+    s->partitions[s->n_partitions++] = part;
+    *out = part;
+    return DL_OK;
+}
+
+static dl_status
+keep_dv(replay *r, const dl_delta_dv_desc *dv, const dl_delta_dv_desc **out, dl_error *err) {
+    dl_delta_dv_desc *copy = dl_arena_alloc(&r->snap->arena, sizeof(*copy));
+    DL_CHECK(copy, err, DL_ERR_NOMEM, "out of memory keeping a deletion vector");
+    *copy = *dv;
+    char *p =
+        dl_arena_strndup(&r->snap->arena, dv->path_or_inline_dv.ptr, dv->path_or_inline_dv.len);
+    DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory keeping a deletion vector");
+    copy->path_or_inline_dv = dl_str_make(p, dv->path_or_inline_dv.len);
+    *out = copy;
+    return DL_OK;
+}
+
+static dl_status
+keep_text(replay *r, dl_str text, dl_str *out, dl_error *err) {
+    *out = dl_str_make(NULL, 0);
+    if (text.len == 0) {
+        return DL_OK;
+    }
+    char *p = dl_arena_strndup(&r->snap->arena, text.ptr, text.len);
+    DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory keeping a file action");
+    *out = dl_str_make(p, text.len);
+    return DL_OK;
+}
+
+/* Keeps an add's stats: a copy of the text, or (by default) where the token is in the log file
+ * being replayed, which dl_delta_file_stats reads back. */
+static dl_status
+keep_stats(replay *r, dl_json_val stats, dl_delta_file *f, dl_error *err) {
+    if (r->opts->is_stats_in_memory) {
+        return keep_text(r, dl_json_val_str(stats), &f->stats, err);
+    }
+    /* The token lies inside the file buffer (the doc keeps views into its input). */
+    dl_str raw = dl_json_val_raw(stats);
+    size_t at = (size_t)(raw.ptr - (const char *)r->bytes.data);
+    DL_CHECK(at <= UINT32_MAX && raw.len <= UINT32_MAX, err, DL_ERR_LIMIT,
+             "a log file over 4 GiB cannot keep its stats by reference");
+    f->stats_source = (int32_t)(r->snap->n_sources - 1);
+    f->stats_offset = (uint32_t)at;
+    f->stats_len = (uint32_t)raw.len;
+    return DL_OK;
+}
+
+/* Fills a new live file or tombstone from its winning action; key_text is its stored key. */
+static dl_status
+fill_file(replay *r, const dl_delta_action *a, const char *key_text, size_t path_len, bool is_abs,
+          dl_delta_file *f, dl_error *err) {
+    const dl_delta_file_action *fa = &a->file;
+    bool is_add = a->kind == DL_DELTA_ACTION_ADD;
+    f->path = dl_str_make(key_text, path_len);
+    f->size = fa->size;
+    f->modification_time =
+        is_add ? fa->modification_time : (fa->has_deletion_timestamp ? fa->deletion_timestamp : -1);
+    f->base_row_id = fa->has_base_row_id ? fa->base_row_id : -1;
+    f->default_row_commit_version =
+        fa->has_default_row_commit_version ? fa->default_row_commit_version : -1;
+    f->version = r->version;
+    f->flags = (fa->data_change ? DL_DELTA_FILE_DATA_CHANGE : 0u) |
+               (is_abs ? DL_DELTA_FILE_ABSOLUTE : 0u) |
+               (fa->extended_file_metadata ? DL_DELTA_FILE_EXTENDED : 0u) |
+               (fa->has_deletion_timestamp ? DL_DELTA_FILE_HAS_DELETION_TS : 0u);
+    DL_TRY(intern_partition(r, fa->partition_values, &f->partition, err));
+    if (fa->has_dv) {
+        DL_TRY(keep_dv(r, &fa->dv, &f->dv, err));
+    }
+    DL_TRY(keep_text(r, fa->tags, &f->tags, err));
+    f->stats_source = -1;
+    if (is_add && !r->opts->is_without_stats && !dl_json_val_is_missing(fa->stats)) {
+        DL_TRY(keep_stats(r, fa->stats, f, err));
+    }
+    if (is_add) {
+        r->snap->total_bytes += fa->size;
+    }
+    return DL_OK;
+}
+
+static dl_status
+replay_file_action(replay *r, const dl_delta_action *a, dl_error *err) {
+    size_t path_len;
+    bool is_abs;
+    DL_TRY_CTX(build_key(r, &a->file, &path_len, &is_abs, err), err, "%.*s action",
+               DL_STR_FMT(a->name));
+    dl_str key = dl_buf_view(&r->key);
+    if (dl_hmap_get(&r->seen, key, NULL)) {
+        return DL_OK;
+    }
+    dl_delta_snapshot *s = r->snap;
+    char *stored = dl_arena_memdup(&s->arena, key.ptr, key.len + 1);
+    DL_CHECK(stored, err, DL_ERR_NOMEM, "out of memory keeping a file action");
+    stored[key.len] = '\0';
+    if (!r->is_oldest) {
+        DL_TRY(dl_hmap_put(&r->seen, dl_str_make(stored, key.len), 1, err));
+    }
+    dl_delta_file_vec *vec = a->kind == DL_DELTA_ACTION_ADD ? &s->files : &s->tombstones;
+    dl_delta_file *f = dl_delta_file_vec_push(vec, &s->arena, s->alloc);
+    DL_CHECK(f, err, DL_ERR_NOMEM, "out of memory keeping a file action");
+    return fill_file(r, a, stored, path_len, is_abs, f, err);
+}
+
+/* ---- the other actions --------------------------------------------------------------- */
+
+static dl_status
+replay_txn_action(replay *r, const dl_delta_txn *t, dl_error *err) {
+    if (dl_hmap_get(&r->txns, t->app_id, NULL)) {
+        return DL_OK;
+    }
+    replay_txn e = {.version = t->version,
+                    .last_updated = t->has_last_updated ? t->last_updated : -1};
+    e.app_id = dl_arena_strndup(&r->snap->arena, t->app_id.ptr, t->app_id.len);
+    DL_CHECK(e.app_id, err, DL_ERR_NOMEM, "out of memory keeping a txn");
+    DL_TRY(dl_hmap_put(&r->txns, dl_str_make(e.app_id, t->app_id.len), 1, err));
+    return dl_buf_append(&r->txn_list, &e, sizeof(e), err);
+}
+
+static dl_status
+replay_domain_action(replay *r, const dl_delta_domain *d, dl_error *err) {
+    if (dl_hmap_get(&r->domains, d->domain, NULL)) {
+        return DL_OK;
+    }
+    dl_delta_snapshot_domain e;
+    e.domain = dl_arena_strndup(&r->snap->arena, d->domain.ptr, d->domain.len);
+    e.configuration = dl_arena_strndup(&r->snap->arena, d->configuration.ptr, d->configuration.len);
+    DL_CHECK(e.domain && e.configuration, err, DL_ERR_NOMEM, "out of memory keeping a domain");
+    DL_TRY(dl_hmap_put(&r->domains, dl_str_make(e.domain, d->domain.len), 1, err));
+    if (d->is_removed) {
+        return DL_OK;
+    }
+    return dl_buf_append(&r->dom_list, &e, sizeof(e), err);
+}
+
+static dl_status
+replay_commit_info(replay *r, const dl_delta_commit_info *ci, dl_error *err) {
+    dl_delta_snapshot *s = r->snap;
+    if (r->version != r->seg->version || s->commit_info.len > 0) {
+        return DL_OK;
+    }
+    dl_str raw = dl_json_val_raw(ci->body);
+    char *p = dl_arena_strndup(&s->arena, raw.ptr, raw.len);
+    DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory keeping the commitInfo");
+    s->commit_info = dl_str_make(p, raw.len);
+    s->has_ict = ci->has_in_commit_timestamp;
+    s->ict = ci->in_commit_timestamp;
+    return DL_OK;
+}
+
+static dl_status
+visit(void *ctx, const dl_delta_action *a, int64_t line_no, dl_error *err) {
+    replay *r = ctx;
+    (void)line_no;
+    r->snap->n_actions_read++;
+    bool is_meta_only = r->opts->is_metadata_only;
+    switch (a->kind) {
+    case DL_DELTA_ACTION_PROTOCOL:
+        return r->snap->has_protocol ? DL_OK : take_protocol(r, &a->protocol, err);
+    case DL_DELTA_ACTION_METADATA:
+        return r->snap->has_metadata ? DL_OK : take_metadata(r, &a->metadata, err);
+    case DL_DELTA_ACTION_ADD:
+    case DL_DELTA_ACTION_REMOVE:
+        return is_meta_only ? DL_OK : replay_file_action(r, a, err);
+    case DL_DELTA_ACTION_TXN:
+        return is_meta_only ? DL_OK : replay_txn_action(r, &a->txn, err);
+    case DL_DELTA_ACTION_DOMAIN_METADATA:
+        return is_meta_only ? DL_OK : replay_domain_action(r, &a->domain, err);
+    case DL_DELTA_ACTION_COMMIT_INFO:
+        return replay_commit_info(r, &a->commit_info, err);
+    case DL_DELTA_ACTION_SIDECAR:
+        if (r->is_checkpoint) {
+            DL_FAIL(err, DL_ERR_UNSUPPORTED,
+                    "the checkpoint keeps its files in sidecar %.*s, a Parquet file, and this "
+                    "build of deltalite cannot read Parquet checkpoints yet",
+                    DL_STR_FMT(a->sidecar.path));
+        }
+        return DL_OK;
+    default:
+        /* cdc, checkpointMetadata: not part of a snapshot's state. */
+        return DL_OK;
+    }
+}
+
+/* ---- files --------------------------------------------------------------------------- */
+
+/* Records lf as the next source of the snapshot (stats references point at it). */
+static dl_status
+add_source(replay *r, const dl_delta_log_file *lf, dl_error *err) {
+    dl_delta_snapshot *s = r->snap;
+    if (s->n_sources == s->cap_sources) {
+        size_t cap = s->cap_sources ? s->cap_sources * 2 : 16;
+        void *p = dl_mem_realloc(s->alloc, s->sources, s->cap_sources * sizeof(char *),
+                                 cap * sizeof(char *));
+        DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory listing the log files read");
+        s->sources = p;
+        s->cap_sources = cap;
+    }
+    const char *path = dl_arena_strndup(&s->arena, lf->path, strlen(lf->path));
+    DL_CHECK(path, err, DL_ERR_NOMEM, "out of memory listing the log files read");
+    DL_CHECK(s->n_sources < INT32_MAX, err, DL_ERR_LIMIT, "too many log files");
+    s->sources[s->n_sources++] = path;
+    return DL_OK;
+}
+
+static dl_status
+replay_log_file(replay *r, const dl_delta_log_file *lf, dl_error *err) {
+    DL_TRY(add_source(r, lf, err));
+    dl_buf_reset(&r->bytes);
+    dl_status st = dl_store_read_all(r->table->store, lf->path, &r->bytes, err);
+    if (st == DL_ERR_NOT_FOUND) {
+        dl_error_set(err, DL_ERR_CORRUPT, "%s disappeared while the table was being read",
+                     lf->name);
+        return DL_ERR_CORRUPT;
+    }
+    DL_TRY_CTX(st, err, "_delta_log/%s", lf->name);
+    st = dl_delta_actions_parse_text((const char *)r->bytes.data, r->bytes.len, &r->doc,
+                                     &r->scratch, visit, r, err);
+    dl_arena_reset(&r->scratch);
+    DL_TRY_CTX(st, err, "_delta_log/%s", lf->name);
+    r->snap->n_commits_read += r->is_checkpoint ? 0 : 1;
+    return DL_OK;
+}
+
+static dl_status
+replay_checkpoint(replay *r, dl_error *err) {
+    const dl_delta_segment *seg = r->seg;
+    r->version = -1;
+    r->is_oldest = true;
+    r->is_checkpoint = true;
+    r->snap->checkpoint_version = seg->checkpoint->version;
+    for (size_t i = 0; i < seg->n_checkpoint_files; i++) {
+        const dl_delta_log_file *lf = &seg->checkpoint[i];
+        if (lf->kind == DL_DELTA_LOG_CHECKPOINT_V2 && lf->is_json) {
+            DL_TRY(replay_log_file(r, lf, err));
+        } else {
+            DL_FAIL(err, DL_ERR_UNSUPPORTED,
+                    "_delta_log/%s: this build of deltalite cannot read Parquet checkpoints yet",
+                    lf->name);
+        }
+    }
+    return DL_OK;
+}
+
+static dl_status
+run(replay *r, dl_error *err) {
+    const dl_delta_segment *seg = r->seg;
+    for (size_t i = seg->n_commits; i > 0 && !r->is_done; i--) {
+        const dl_delta_log_file *lf = &seg->commits[i - 1];
+        r->version = lf->version;
+        r->is_oldest = i == 1 && !seg->checkpoint && lf->version == 0;
+        DL_TRY(replay_log_file(r, lf, err));
+        r->is_done = r->opts->is_metadata_only && r->snap->has_protocol && r->snap->has_metadata;
+    }
+    if (seg->checkpoint && !r->is_done) {
+        DL_TRY(replay_checkpoint(r, err));
+    }
+    return DL_OK;
+}
+
+/* Moves the txn and domain lists into the snapshot's arena. */
+static dl_status
+keep_lists(replay *r, dl_error *err) {
+    dl_delta_snapshot *s = r->snap;
+    size_t nt = r->txn_list.len / sizeof(replay_txn);
+    size_t nd = r->dom_list.len / sizeof(dl_delta_snapshot_domain);
+    if (nt > 0) {
+        s->txns = dl_arena_alloc_array(&s->arena, nt, sizeof(dl_delta_snapshot_txn));
+        DL_CHECK(s->txns, err, DL_ERR_NOMEM, "out of memory keeping txns");
+        const replay_txn *src = (const replay_txn *)(const void *)r->txn_list.data;
+        for (size_t i = 0; i < nt; i++) {
+            s->txns[i].app_id = src[i].app_id;
+            s->txns[i].version = src[i].version;
+            s->txns[i].last_updated = src[i].last_updated;
+        }
+        s->n_txns = nt;
+    }
+    if (nd > 0) {
+        s->domains = dl_arena_memdup(&s->arena, r->dom_list.data, r->dom_list.len);
+        DL_CHECK(s->domains, err, DL_ERR_NOMEM, "out of memory keeping domains");
+        s->n_domains = nd;
+    }
+    return DL_OK;
+}
+
+dl_status
+dl_delta_replay(dl_delta_table *table, const dl_delta_segment *seg,
+                const dl_delta_snapshot_options *opts, dl_delta_snapshot *snap, dl_error *err) {
+    replay r;
+    memset(&r, 0, sizeof(r));
+    r.table = table;
+    r.snap = snap;
+    r.opts = opts;
+    r.seg = seg;
+    const dl_allocator *alloc = snap->alloc;
+    dl_hmap_init(&r.seen, alloc);
+    dl_hmap_init(&r.parts, alloc);
+    dl_hmap_init(&r.txns, alloc);
+    dl_hmap_init(&r.domains, alloc);
+    dl_buf_init(&r.txn_list, alloc);
+    dl_buf_init(&r.dom_list, alloc);
+    dl_buf_init(&r.key, alloc);
+    dl_buf_init(&r.bytes, alloc);
+    dl_arena_init(&r.scratch, alloc, 0);
+    dl_json_doc_init(&r.doc, alloc);
+    snap->version = seg->version;
+    snap->checkpoint_version = -1;
+    dl_status st = run(&r, err);
+    if (st == DL_OK) {
+        st = keep_lists(&r, err);
+    }
+    dl_json_doc_destroy(&r.doc);
+    dl_arena_destroy(&r.scratch);
+    dl_buf_destroy(&r.bytes);
+    dl_buf_destroy(&r.key);
+    dl_buf_destroy(&r.dom_list);
+    dl_buf_destroy(&r.txn_list);
+    dl_hmap_destroy(&r.domains);
+    dl_hmap_destroy(&r.txns);
+    dl_hmap_destroy(&r.parts);
+    dl_hmap_destroy(&r.seen);
+    return st;
+}
