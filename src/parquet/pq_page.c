@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The pages of a column chunk (parquet-format README "Column chunks", "Data Pages";
+ * parquet.thrift PageHeader).
+ *
+ * A column chunk is a run of pages, each a Thrift compact PageHeader followed by
+ * compressed_page_size bytes:
+ *
+ *   dictionary page   at most one, first: the dictionary values, PLAIN, compressed whole
+ *   data page v1      [rep levels][def levels][values], compressed whole; levels RLE with a
+ *                     u32 length prefix (or the deprecated BIT_PACKED)
+ *   data page v2      [rep levels][def levels] uncompressed, their lengths in the header,
+ *                     then the values, compressed unless is_compressed is false
+ *   index page        never written by anyone; skipped, as are page types we do not know
+ *
+ * The optional crc is the CRC-32 (zlib's, the gzip polynomial) of the compressed_page_size
+ * bytes after the header, whatever the page type (parquet.thrift, PageHeader.crc).
+ *
+ * The whole chunk is fetched in one read (one range per column per row group, as DuckDB and
+ * Arrow do), so a page header never straddles a read. Each page is decompressed into a
+ * reference-counted buffer that string vectors may keep; a buffer nobody kept is reused for
+ * the next page. Uncompressed pages are used in place.
+ *
+ * PARQUET-816: parquet-mr before 1.2.9 wrote a total_compressed_size too small for chunks
+ * with a dictionary page, so for those writers the chunk is read with up to 100 bytes of
+ * padding (what Arrow does), staying before the footer.
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "parquet/pq_reader_int.h"
+
+#define PARQUET_816_PADDING 100
+
+static bool
+needs_816_padding(const dl_pq_footer *f) {
+    const dl_pq_writer_version *w = &f->writer;
+    if (!dl_str_eq_nocase(w->app, DL_STR("parquet-mr"))) {
+        return false;
+    }
+    return !w->has_version || dl_pq_writer_version_lt(w, "parquet-mr", 1, 2, 9);
+}
+
+dl_status
+dl_pq_pages_open(dl_pq_chunk_pages *pages, dl_pq_file *file, const dl_allocator *alloc,
+                 dl_pq_codec_ctx *codec, const dl_pq_column_chunk *chunk, bool check_crc,
+                 size_t max_page_size, dl_error *err) {
+    dl_vec_buffer *spare = pages->spare;
+    dl_vec_buffer *chunk_spare = pages->chunk_spare;
+    memset(pages, 0, sizeof(*pages));
+    pages->spare = spare;
+    pages->chunk_spare = chunk_spare;
+    pages->file = file;
+    pages->alloc = alloc;
+    pages->codec = codec;
+    pages->codec_id = chunk->meta_data.codec;
+    pages->check_crc = check_crc;
+    pages->max_page_size = max_page_size;
+    int64_t offset = 0;
+    int64_t len = 0;
+    dl_pq_column_chunk_range(chunk, &offset, &len);
+    pages->nominal_len = (size_t)len;
+    int64_t room = file->footer->metadata_offset - (offset + len);
+    if (needs_816_padding(file->footer) && room > 0) {
+        len += DL_MIN(room, PARQUET_816_PADDING);
+    }
+    if (len == 0) {
+        return DL_OK;
+    }
+    DL_CHECK(dl_pq_codec_is_supported(pages->codec_id) ||
+                 pages->codec_id == DL_PQ_CODEC_UNCOMPRESSED,
+             err, DL_ERR_UNSUPPORTED, "the %s codec (%d) is not supported",
+             dl_pq_codec_name(pages->codec_id), (int)pages->codec_id);
+    size_t pos = 0;
+    DL_TRY(dl_pq_file_fetch(file, alloc, offset, (size_t)len, &pages->chunk_spare, &pages->chunk,
+                            &pos, err));
+    pages->base = pages->chunk->data + pos;
+    pages->len = (size_t)len;
+    pages->offset = offset;
+    pages->bytes_read = file->mem != NULL ? 0 : len;
+    return DL_OK;
+}
+
+/* Keeps buf as *slot when nobody else holds it and it is larger than what *slot has. */
+static void
+keep_spare(dl_vec_buffer **slot, dl_vec_buffer *buf) {
+    if (buf->capacity > 0 && dl_vec_buffer_is_unique(buf) &&
+        (*slot == NULL || (*slot)->capacity <= buf->capacity)) {
+        dl_vec_buffer_unref(*slot);
+        *slot = buf;
+        return;
+    }
+    dl_vec_buffer_unref(buf);
+}
+
+void
+dl_pq_pages_close(dl_pq_chunk_pages *pages) {
+    if (pages->chunk != NULL) {
+        keep_spare(&pages->chunk_spare, pages->chunk);
+    }
+    pages->chunk = NULL;
+    pages->base = NULL;
+    pages->len = 0;
+    pages->pos = 0;
+}
+
+void
+dl_pq_pages_free_spares(dl_pq_chunk_pages *pages) {
+    dl_vec_buffer_unref(pages->spare);
+    dl_vec_buffer_unref(pages->chunk_spare);
+    pages->spare = NULL;
+    pages->chunk_spare = NULL;
+}
+
+bool
+dl_pq_pages_has_next(const dl_pq_chunk_pages *pages) {
+    /* Padding bytes after the nominal end are only read by a page that started before it. */
+    return pages->pos < pages->nominal_len;
+}
+
+/* A buffer of at least n bytes for a decompressed page: the spare one when it fits. */
+static dl_status
+page_buffer(dl_pq_chunk_pages *pages, size_t n, dl_vec_buffer **out, dl_error *err) {
+    dl_vec_buffer *spare = pages->spare;
+    if (spare != NULL && spare->capacity >= n && dl_vec_buffer_is_unique(spare)) {
+        pages->spare = NULL;
+        *out = spare;
+        return DL_OK;
+    }
+    /* Headroom, so that the next (similar) page fits the buffer when it is reused. */
+    return dl_vec_buffer_new(pages->alloc, DL_MAX(n + n / 8, 64), out, err);
+}
+
+void
+dl_pq_page_release(dl_pq_chunk_pages *pages, dl_pq_page *page) {
+    dl_vec_buffer *buf = page->heap;
+    page->heap = NULL;
+    page->body = NULL;
+    page->levels = NULL;
+    if (buf == NULL) {
+        return;
+    }
+    if (buf == pages->chunk) {
+        dl_vec_buffer_unref(buf);
+        return;
+    }
+    keep_spare(&pages->spare, buf);
+}
+
+/* Decompresses src into a page buffer of exactly dst_len bytes. */
+static dl_status
+decompress(dl_pq_chunk_pages *pages, dl_pq_page *page, const uint8_t *src, size_t src_len,
+           size_t dst_len, dl_error *err) {
+    DL_CHECK(dst_len <= pages->max_page_size, err, DL_ERR_LIMIT,
+             "the page decompresses to %zu bytes, more than the limit of %zu", dst_len,
+             pages->max_page_size);
+    dl_vec_buffer *buf;
+    DL_TRY(page_buffer(pages, dst_len, &buf, err));
+    dl_status s = dl_pq_codec_decompress(pages->codec, pages->codec_id, src, src_len, buf->data,
+                                         dst_len, err);
+    if (s != DL_OK) {
+        dl_vec_buffer_unref(buf);
+        return s;
+    }
+    buf->size = dst_len;
+    page->heap = buf;
+    page->body = buf->data;
+    page->body_len = dst_len;
+    return DL_OK;
+}
+
+/* The body as it lies in the chunk (no compression). */
+static void
+body_in_place(dl_pq_chunk_pages *pages, dl_pq_page *page, const uint8_t *src, size_t len) {
+    page->heap = dl_vec_buffer_ref(pages->chunk);
+    page->body = src;
+    page->body_len = len;
+}
+
+static dl_status
+load_v1(dl_pq_chunk_pages *pages, dl_pq_page *page, const uint8_t *src, size_t len, dl_error *err) {
+    size_t unc = (size_t)page->hdr.uncompressed_page_size;
+    if (pages->codec_id == DL_PQ_CODEC_UNCOMPRESSED) {
+        body_in_place(pages, page, src, DL_MIN(len, unc));
+        return DL_OK;
+    }
+    return decompress(pages, page, src, len, unc, err);
+}
+
+static dl_status
+load_v2(dl_pq_chunk_pages *pages, dl_pq_page *page, const uint8_t *src, size_t len, dl_error *err) {
+    const dl_pq_data_page_header_v2 *h = &page->hdr.data_page_header_v2;
+    size_t unc = (size_t)page->hdr.uncompressed_page_size;
+    DL_CHECK(h->repetition_levels_byte_length >= 0 && h->definition_levels_byte_length >= 0, err,
+             DL_ERR_CORRUPT, "negative level lengths in a data page v2 header");
+    size_t levels =
+        (size_t)h->repetition_levels_byte_length + (size_t)h->definition_levels_byte_length;
+    DL_CHECK(levels <= len && levels <= unc, err, DL_ERR_CORRUPT,
+             "data page v2: %zu bytes of levels exceed the page (%zu compressed, %zu "
+             "uncompressed bytes)",
+             levels, len, unc);
+    page->levels = src;
+    page->levels_len = levels;
+    const uint8_t *values = src + levels;
+    size_t values_len = len - levels;
+    size_t values_unc = unc - levels;
+    bool is_compressed = !h->has_is_compressed || h->is_compressed;
+    if (!is_compressed || pages->codec_id == DL_PQ_CODEC_UNCOMPRESSED) {
+        body_in_place(pages, page, values, values_len);
+        return DL_OK;
+    }
+    if (values_unc == 0) {
+        /* No values (all null, or no entries): writers differ on what an empty compressed
+         * section holds (nothing, or an empty stream), and nothing is needed from it. */
+        body_in_place(pages, page, values, 0);
+        return DL_OK;
+    }
+    return decompress(pages, page, values, values_len, values_unc, err);
+}
+
+static dl_status
+check_crc(const dl_pq_page *page, const uint8_t *src, size_t len, dl_error *err) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    size_t done = 0;
+    while (done < len) {
+        size_t n = DL_MIN(len - done, (size_t)1 << 30);
+        crc = crc32(crc, src + done, (uInt)n);
+        done += n;
+    }
+    uint32_t stored = (uint32_t)page->hdr.crc;
+    if ((uint32_t)crc != stored) {
+        DL_ERROR_WHERE(err);
+        (void)dl_error_set(err, DL_ERR_CORRUPT,
+                           "page CRC mismatch: the header says 0x%08x, the %zu page bytes give "
+                           "0x%08x",
+                           (unsigned)stored, len, (unsigned)crc);
+        dl_error_hint(err, "the file is damaged; rewrite it from a good copy");
+        return DL_ERR_CORRUPT;
+    }
+    return DL_OK;
+}
+
+static dl_status
+next_page(dl_pq_chunk_pages *pages, dl_pq_page *page, dl_arena *arena, dl_error *err) {
+    size_t avail = pages->len - pages->pos;
+    size_t hlen = 0;
+    DL_TRY(dl_pq_page_header_decode(pages->base + pages->pos, avail, page->offset, arena,
+                                    &page->hdr, &hlen, NULL, err));
+    size_t start = pages->pos + hlen;
+    size_t len = (size_t)page->hdr.compressed_page_size;
+    DL_CHECK(len <= pages->len - start, err, DL_ERR_CORRUPT,
+             "the page's %zu bytes run past the end of the column chunk (%zu bytes left)", len,
+             pages->len - start);
+    pages->pos = start + len;
+    const uint8_t *src = pages->base + start;
+    if (pages->check_crc && page->hdr.has_crc) {
+        DL_TRY(check_crc(page, src, len, err));
+    }
+    switch (page->hdr.type) {
+    case DL_PQ_PAGE_DATA:
+    case DL_PQ_PAGE_DICTIONARY:
+        return load_v1(pages, page, src, len, err);
+    case DL_PQ_PAGE_DATA_V2:
+        return load_v2(pages, page, src, len, err);
+    default:
+        return DL_OK; /* index pages and unknown types: skipped by the caller */
+    }
+}
+
+dl_status
+dl_pq_pages_next(dl_pq_chunk_pages *pages, dl_pq_page *page, dl_error *err) {
+    memset(page, 0, sizeof(*page));
+    page->offset = pages->offset + (int64_t)pages->pos;
+    page->index = pages->next_index++;
+    dl_arena arena;
+    dl_arena_init(&arena, pages->alloc, 1024);
+    dl_status s = next_page(pages, page, &arena, err);
+    /* Statistics views in the header point into the chunk, not the arena: page headers have
+     * no lists, so nothing the reader uses lives in the arena. */
+    memset(&page->hdr.data_page_header.statistics, 0, sizeof(dl_pq_statistics));
+    memset(&page->hdr.data_page_header_v2.statistics, 0, sizeof(dl_pq_statistics));
+    dl_arena_destroy(&arena);
+    if (s != DL_OK) {
+        dl_pq_page_release(pages, page);
+        dl_error_prefix(err, "page %d at offset %lld", (int)page->index, (long long)page->offset);
+    }
+    return s;
+}
