@@ -438,9 +438,11 @@ TEST(test_decimal_fixed_sizes_are_the_fewest_bytes) {
         CHECK_OK(tw_write(st.store, "d.parquet", schema, &b, 1, NULL, NULL, NULL, &err), &err);
         tw_file f;
         CHECK_OK(tw_file_read(st.store, "d.parquet", &f, &err), &err);
-        CHECK_INT_EQ(element(&f, "d")->type_length, bytes[i]);
+        const dl_pq_schema_element *d_elem = element(&f, "d");
+        CHECK(d_elem != NULL);
+        CHECK_INT_EQ(d_elem->type_length, bytes[i]);
         CHECK(tw_dec(&f.cols[0], 0) == lim - 1 && tw_dec(&f.cols[0], 1) == -(lim - 1));
-        CHECK(f.cols[0].n_levels == 2 && element(&f, "d")->repetition_type == DL_PQ_REQUIRED);
+        CHECK(f.cols[0].n_levels == 2 && d_elem->repetition_type == DL_PQ_REQUIRED);
         tw_file_free(&f);
         dl_vec_batch_free(b);
         tw_store_free(&st);
