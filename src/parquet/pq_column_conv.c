@@ -206,9 +206,13 @@ make_view(dl_vector *out, dl_vec_buffer *heap, int32_t *hi, dl_str s, dl_vec_vie
         }
         return DL_OK;
     }
+    /* Compare addresses as integers: s may point anywhere (the page, a decoder's arena). The
+     * offset must be checked against the heap's size before it is subtracted from it. */
+    uintptr_t at = (uintptr_t)s.ptr;
+    uintptr_t start = heap != NULL ? (uintptr_t)heap->data : 0;
+    bool inside = heap != NULL && at >= start && at - start <= heap->size &&
+                  at - start <= INT32_MAX && s.len <= heap->size - (size_t)(at - start);
     const uint8_t *p = (const uint8_t *)s.ptr;
-    bool inside = heap != NULL && p >= heap->data && p - heap->data <= INT32_MAX &&
-                  s.len <= heap->size - (size_t)(p - heap->data);
     if (!inside) {
         *out_copy = true;
         return DL_OK;
