@@ -26,7 +26,10 @@
  * dl_delta_action_parse point into the JSON doc and the text it parsed.
  *
  * Threads. A table may be used by several threads at once; a snapshot, once returned, is
- * immutable and may be read by several threads at once (ref/unref are atomic).
+ * immutable and may be read by several threads at once (ref/unref are atomic). Loading a
+ * snapshot from a large Parquet checkpoint (64 Ki rows or more) starts one helper thread for
+ * the load (two row-group runs replayed at once, or decoding one batch ahead), joined before
+ * the load returns.
  *
  * Errors name the table, the version and the log file: "table 'x': _delta_log/00..03.json:
  * line 5, byte 1234: add action: missing required field 'size'". Unsupported protocols and
@@ -288,6 +291,9 @@ typedef struct dl_delta_file_action {
     bool has_default_row_commit_version;
     int64_t default_row_commit_version;
     dl_str clustering_provider; /* add: clusteringProvider, or empty */
+    /* Parquet checkpoints only: the add's stats text when the reader was asked for it (JSON
+     * actions leave it empty and carry `stats` instead). */
+    dl_str stats_text;
 } dl_delta_file_action;
 
 typedef struct dl_delta_txn {
@@ -479,7 +485,9 @@ typedef struct dl_delta_partition {
 /*
  * A live file or tombstone. Its stats are either in memory (stats) or, by default, only
  * located: stats_source names the log file (dl_delta_snapshot_source) and stats_offset and
- * stats_len the JSON string token in it, read back on demand by dl_delta_file_stats.
+ * stats_len the JSON string token in it, read back on demand by dl_delta_file_stats. For a
+ * Parquet checkpoint or sidecar, stats_offset is the file's row and stats_len 0: the row's
+ * stats_parsed or stats column is read back (and a row may turn out to have none).
  */
 typedef struct dl_delta_file {
     dl_str path;                         /* URL-decoded, canonical; NUL-terminated */
@@ -562,7 +570,7 @@ int64_t dl_delta_snapshot_checkpoint_version(const dl_delta_snapshot *snap);
 size_t dl_delta_snapshot_commits_read(const dl_delta_snapshot *snap);
 int64_t dl_delta_snapshot_actions_read(const dl_delta_snapshot *snap);
 
-/* The log files a snapshot read (commits and JSON checkpoints), by the index in
+/* The log files a snapshot read (commits, checkpoints and sidecars), by the index in
  * dl_delta_file.stats_source: paths relative to the store's root. */
 size_t dl_delta_snapshot_source_count(const dl_delta_snapshot *snap);
 const char *dl_delta_snapshot_source(const dl_delta_snapshot *snap, size_t i);
@@ -579,6 +587,9 @@ typedef struct dl_delta_stats_reader {
     const dl_store *store; /* the store it came from */
     dl_json_doc token_doc; /* the stats string token, unescaped */
     dl_json_doc stats_doc; /* the stats object; dl_delta_stats views point into it */
+    /* Stats in Parquet checkpoints and sidecars: an open file and a reader positioned in it
+     * (created on first use). */
+    struct dl_delta_cp_cursor *cp;
 } dl_delta_stats_reader;
 
 void dl_delta_stats_reader_init(dl_delta_stats_reader *rd, const dl_allocator *alloc);
@@ -632,5 +643,93 @@ typedef struct dl_delta_tt {
  */
 DL_NODISCARD dl_status dl_delta_tt_parse_suffix(dl_str ref, int32_t offset_seconds,
                                                 dl_str *out_path, dl_delta_tt *out, dl_error *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* History (DESCRIBE HISTORY) and the raw log                                                  */
+
+/*
+ * One commit as DESCRIBE HISTORY shows it. Strings are views into the history's arena (valid
+ * until dl_delta_history_free); absent fields are empty views (and has_* false). Objects
+ * (operationParameters, operationMetrics, notebook, job) are their JSON text.
+ */
+typedef struct dl_delta_commit {
+    int64_t version;
+    int64_t timestamp_ms; /* the commit's timestamp (see dl_delta_history_read) */
+    bool is_ict;          /* timestamp_ms is its in-commit timestamp */
+    int64_t file_mtime_ms;
+    dl_str commit_info;          /* the whole commitInfo object as written; empty when none */
+    dl_str operation;            /* "WRITE", "MERGE", ... */
+    dl_str operation_parameters; /* JSON object text */
+    dl_str operation_metrics;    /* JSON object text */
+    dl_str user_id;
+    dl_str user_name;
+    bool has_read_version;
+    int64_t read_version;
+    dl_str isolation_level;
+    bool has_is_blind_append;
+    bool is_blind_append;
+    dl_str engine_info;
+    dl_str txn_id;
+    dl_str cluster_id;
+    dl_str notebook; /* JSON object text */
+    dl_str job;      /* JSON object text */
+    dl_str user_metadata;
+    bool has_info_timestamp;
+    int64_t info_timestamp; /* commitInfo.timestamp (the writer's clock), ms */
+} dl_delta_commit;
+
+typedef struct dl_delta_history dl_delta_history;
+
+/*
+ * The table's commits, newest first: the last `limit` commit files of the log (0 = all of
+ * them), each with its commitInfo. Cost: one listing, the start of each commit file read
+ * (commitInfo is normally the first line; otherwise the file is read whole), and, only when a
+ * commit carries an in-commit timestamp, the latest protocol and metaData; nothing is
+ * replayed. Timestamps follow Spark's DESCRIBE HISTORY: in-commit timestamps for versions at
+ * or after delta.inCommitTimestampEnablementVersion when the table has them enabled; else the
+ * commit files' modification times made monotonic over the commits listed (a time not after
+ * the previous commit's becomes that plus 1 ms). A commit without commitInfo has empty fields.
+ * Errors: NOT_FOUND for a folder that is not a Delta table; CORRUPT for a commitInfo line that
+ * does not parse (naming the file and line); IO, NOMEM.
+ */
+DL_NODISCARD dl_status dl_delta_history_read(dl_delta_table *table, int64_t limit,
+                                             dl_delta_history **out, dl_error *err);
+
+size_t dl_delta_history_count(const dl_delta_history *history);
+
+/* Commit i (0 = the newest). */
+const dl_delta_commit *dl_delta_history_at(const dl_delta_history *history, size_t i);
+
+/* Frees the history and everything it returned. NULL-tolerant. */
+void dl_delta_history_free(dl_delta_history *history);
+
+/*
+ * The raw log: every action of every commit file present, in version order and line order
+ * (for a table function over the log). An iterator yields one action per call; the views it
+ * returns (the action's strings and JSON values) stay valid until the next call. Unknown
+ * actions are skipped as in replay; a line that does not parse is DL_ERR_CORRUPT naming the
+ * file and line. Checkpoints are not read: a version whose commit file was cleaned up is not
+ * there.
+ */
+typedef struct dl_delta_log_iter dl_delta_log_iter;
+
+typedef struct dl_delta_log_entry {
+    int64_t version;
+    int64_t line;                  /* 1-based line in the commit file */
+    int64_t file_mtime_ms;         /* the commit file's modification time */
+    const dl_delta_action *action; /* kind, name, body and the fields of its kind */
+} dl_delta_log_entry;
+
+/* An iterator over commits from_version..to_version (inclusive; to_version -1 = the latest).
+ * Commit files outside what exists are not an error: the range is clipped. */
+DL_NODISCARD dl_status dl_delta_log_iter_new(dl_delta_table *table, int64_t from_version,
+                                             int64_t to_version, dl_delta_log_iter **out,
+                                             dl_error *err);
+
+/* The next action into *out; *out_has false at the end. */
+DL_NODISCARD dl_status dl_delta_log_iter_next(dl_delta_log_iter *it, dl_delta_log_entry *out,
+                                              bool *out_has, dl_error *err);
+
+void dl_delta_log_iter_free(dl_delta_log_iter *it);
 
 #endif /* DL_DELTA_DELTA_H */

@@ -614,6 +614,14 @@ dl_delta_path_decode(dl_str path, dl_buf *out, bool *out_is_absolute, dl_error *
     dl_str p = strip_file_scheme(path);
     DL_CHECK(p.len > 0, err, DL_ERR_CORRUPT, "file path is empty");
     DL_TRY(dl_buf_reserve(out, p.len, err));
+    *out_is_absolute = p.ptr[0] == '/' || has_scheme(p);
+    if (!memchr(p.ptr, '%', p.len)) {
+        /* Most paths have nothing to decode: one copy, one check for NUL. */
+        DL_CHECK(!memchr(p.ptr, '\0', p.len), err, DL_ERR_CORRUPT,
+                 "file path \"%.*s\" contains a NUL byte", DL_STR_FMT(path));
+        dl_buf_append_unchecked(out, p.ptr, p.len);
+        return DL_OK;
+    }
     for (size_t i = 0; i < p.len; i++) {
         char c = p.ptr[i];
         bool is_escape = c == '%';
@@ -627,6 +635,5 @@ dl_delta_path_decode(dl_str path, dl_buf *out, bool *out_is_absolute, dl_error *
                  DL_STR_FMT(path));
         dl_buf_append_unchecked(out, &c, 1);
     }
-    *out_is_absolute = p.ptr[0] == '/' || has_scheme(p);
     return DL_OK;
 }

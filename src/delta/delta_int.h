@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to the log-reading files of the delta part (delta_action.c, delta_schema.c,
- * delta_segment.c, delta_replay.c, delta_snapshot.c, delta_value.c, delta_timetravel.c):
- * the table and snapshot structures, the log listing and the log segment.
+ * delta_segment.c, delta_checkpoint.c, delta_replay.c, delta_snapshot.c, delta_value.c,
+ * delta_timetravel.c, delta_history.c, delta_scan*.c): the table and snapshot structures, the
+ * log listing and the log segment, and the Parquet checkpoint reader.
  *
  * A log listing is what `_delta_log/` holds, by kind, each kind sorted by version. A log
  * segment is the part of it that builds one version: the newest complete checkpoint at or
@@ -18,6 +19,7 @@
 #include "base/hmap.h"
 #include "base/timefmt.h"
 #include "delta/delta.h"
+#include "parquet/pq_reader.h"
 
 /* Digits of a zero-padded version in a log file name. */
 #define DL_DELTA_VERSION_DIGITS 20
@@ -178,6 +180,9 @@ struct dl_delta_snapshot {
     dl_delta_partition **partitions;
     size_t n_partitions;
     size_t cap_partitions;
+    /* Snapshots absorbed (dl_delta_snapshot_absorb): one reference each, for their arenas. */
+    dl_delta_snapshot **parts;
+    size_t n_parts;
 };
 
 /* Creates an empty snapshot for table (refcount 1). */
@@ -195,6 +200,12 @@ DL_NODISCARD dl_status dl_delta_replay(dl_delta_table *table, const dl_delta_seg
 /* After replay: checks the protocol, parses the schema, resolves partition columns and parses
  * every distinct partition tuple. */
 DL_NODISCARD dl_status dl_delta_snapshot_finish(dl_delta_snapshot *snap, dl_error *err);
+
+/* Moves part's live files, tombstones and interned partitions into snap (a checkpoint worker's
+ * share of the replay, delta_replay.c) and keeps part alive as long as snap: its arena holds
+ * them. part must not be used afterwards but for its unref. */
+DL_NODISCARD dl_status dl_delta_snapshot_absorb(dl_delta_snapshot *snap, dl_delta_snapshot *part,
+                                                dl_error *err);
 
 /* Loads the snapshot at version (-1: latest) with the listing already read. */
 DL_NODISCARD dl_status dl_delta_snapshot_load(dl_delta_table *table, const dl_delta_log_list *list,
@@ -221,5 +232,74 @@ DL_NODISCARD dl_status dl_delta_commit_read_ict(dl_delta_table *table,
                                                 const dl_delta_log_file *commit, dl_json_doc *doc,
                                                 dl_buf *scratch, int64_t *out_ict, bool *out_found,
                                                 dl_error *err);
+
+/* In-commit timestamp settings of a snapshot's metadata (delta_timetravel.c): *out_from is the
+ * enablement version (INT64_MAX when ICT is off), *out_from_ts its timestamp (INT64_MIN when
+ * unknown). */
+void dl_delta_ict_settings(const dl_delta_snapshot *snap, int64_t *out_from, int64_t *out_from_ts);
+
+/* ---- Parquet checkpoints and sidecars (delta_checkpoint.c) ---------------------------- */
+
+typedef struct dl_delta_cp_read_options {
+    const dl_allocator *alloc; /* reader state and vectors; NULL = libc */
+    bool is_metadata_only;     /* read only the protocol and metaData columns */
+    bool with_stats;           /* read add.stats into dl_delta_file_action.stats_text */
+    bool is_without_removes;   /* do not read the remove column */
+    /* Decode on this thread only. By default a large file (64 Ki rows or more) is decoded on
+     * a helper thread, one batch ahead of the rows being visited. */
+    bool is_single_threaded;
+    bool is_always_piped;      /* use the helper thread whatever the file's size (tests) */
+    bool is_files_only;        /* read only the add and remove columns */
+    bool is_without_files;     /* read everything but the add and remove columns */
+    const int32_t *row_groups; /* the row groups to read (in this order); NULL = all */
+    size_t n_row_groups;
+} dl_delta_cp_read_options;
+
+/*
+ * Visits every action of a Parquet checkpoint or sidecar file: one row per action, in row
+ * order, passing the row number (0-based, in the file) as visit's line_no. Reads only the
+ * columns a snapshot needs: add and remove without stats (unless opts->with_stats), whole
+ * metaData, protocol, txn, domainMetadata, checkpointMetadata and sidecar. partitionValues
+ * come as JSON object text, from partitionValues_parsed when the file has it; tags too.
+ * Actions are valid only during the call to visit. Errors: DL_ERR_CORRUPT for a file without
+ * action columns, columns of the wrong type or rows missing required fields ("row 12: add
+ * action: missing required field 'size'"), and whatever the Parquet reader reports.
+ */
+DL_NODISCARD dl_status dl_delta_checkpoint_read(dl_pq_file *file,
+                                                const dl_delta_cp_read_options *opts,
+                                                dl_delta_action_visit_fn visit, void *ctx,
+                                                dl_error *err);
+
+/*
+ * The stats of the add at file row `row` of the Parquet checkpoint or sidecar at path in
+ * store, read through rd's cursor (kept open across calls; rows asked for in ascending order
+ * are read in one pass). stats_parsed wins over the stats string when both are there, rendered
+ * as the JSON the string would hold. *out_found is false when the row has neither. *out is
+ * valid until the next call with rd.
+ */
+DL_NODISCARD dl_status dl_delta_checkpoint_stats(dl_delta_stats_reader *rd, dl_store *store,
+                                                 const char *path, int64_t row, dl_str *out,
+                                                 bool *out_found, dl_error *err);
+
+typedef struct dl_delta_cp_cursor dl_delta_cp_cursor;
+
+/* Frees a stats cursor. NULL-tolerant. */
+void dl_delta_cp_cursor_free(dl_delta_cp_cursor *cursor);
+
+/* How dl_delta_value_append_text writes dates and timestamps. */
+typedef enum dl_delta_text_style {
+    DL_DELTA_TEXT_PARTITION = 0, /* partition values: timestamp_ntz in Spark's style */
+    DL_DELTA_TEXT_STATS = 1,     /* statistics: ISO-8601, timestamp_ntz without a zone */
+} dl_delta_text_style;
+
+/*
+ * Appends the text of element i of flat vector v (a primitive type) as the log writes it:
+ * numbers in decimal, decimals exactly at their scale, dates yyyy-MM-dd, timestamps
+ * ISO-8601 with microseconds in UTC, booleans true/false, strings and binary as their bytes.
+ * *out_ok is false (nothing appended) for NaN, infinities and nested types.
+ */
+DL_NODISCARD dl_status dl_delta_value_append_text(const dl_vector *v, int64_t i,
+                                                  dl_delta_text_style style, dl_buf *out,
+                                                  bool *out_ok, dl_error *err);
 
 #endif /* DL_DELTA_DELTA_INT_H */

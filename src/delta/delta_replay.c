@@ -19,6 +19,7 @@
  * oldest layer (commit 0 or the checkpoint) only looks keys up, never inserts them: nothing
  * older can be shadowed by it.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "delta/delta_int.h"
@@ -34,7 +35,9 @@ typedef struct replay {
     dl_delta_snapshot *snap;
     const dl_delta_snapshot_options *opts;
     const dl_delta_segment *seg;
-    dl_hmap seen;     /* file keys of adds and removes already decided */
+    dl_hmap *seen; /* file keys already decided: &seen_own, or for a checkpoint worker the
+                      main replay's (only read there) */
+    dl_hmap seen_own;
     dl_hmap parts;    /* raw partitionValues text -> dl_delta_partition * */
     dl_hmap txns;     /* appId -> 1 */
     dl_hmap domains;  /* domain -> 1 */
@@ -47,7 +50,14 @@ typedef struct replay {
     int64_t version; /* version of the commit being replayed; -1 for a checkpoint */
     bool is_oldest;  /* the oldest layer: look keys up, never insert */
     bool is_checkpoint;
-    bool is_done; /* metadata-only replay found what it needs */
+    bool is_parquet;        /* the file being replayed is Parquet: line numbers are its rows */
+    bool is_done;           /* metadata-only replay found what it needs */
+    int64_t row;            /* Parquet: the row of the action being replayed */
+    int32_t cur_source;     /* the snapshot source of the file being replayed */
+    dl_arena sidecar_arena; /* sidecar paths named by the checkpoint */
+    const char **sidecars;  /* decoded paths relative to the store's root */
+    size_t n_sidecars;
+    size_t cap_sidecars;
 } replay;
 
 /* ---- copying the winners into the snapshot ------------------------------------------- */
@@ -205,9 +215,25 @@ keep_text(replay *r, dl_str text, dl_str *out, dl_error *err) {
 }
 
 /* Keeps an add's stats: a copy of the text, or (by default) where the token is in the log file
- * being replayed, which dl_delta_file_stats reads back. */
+ * being replayed, which dl_delta_file_stats reads back. A Parquet file's stats are located by
+ * row (stats_len 0), whether the row has any or not: that is found out when they are read. */
 static dl_status
-keep_stats(replay *r, dl_json_val stats, dl_delta_file *f, dl_error *err) {
+keep_stats(replay *r, const dl_delta_file_action *fa, dl_delta_file *f, dl_error *err) {
+    if (r->is_parquet) {
+        if (r->opts->is_stats_in_memory) {
+            return keep_text(r, fa->stats_text, &f->stats, err);
+        }
+        DL_CHECK(r->row >= 0 && r->row <= UINT32_MAX, err, DL_ERR_LIMIT,
+                 "a checkpoint of over 4 Gi rows cannot keep its stats by reference");
+        f->stats_source = r->cur_source;
+        f->stats_offset = (uint32_t)r->row;
+        f->stats_len = 0;
+        return DL_OK;
+    }
+    dl_json_val stats = fa->stats;
+    if (dl_json_val_is_missing(stats)) {
+        return DL_OK;
+    }
     if (r->opts->is_stats_in_memory) {
         return keep_text(r, dl_json_val_str(stats), &f->stats, err);
     }
@@ -216,7 +242,7 @@ keep_stats(replay *r, dl_json_val stats, dl_delta_file *f, dl_error *err) {
     size_t at = (size_t)(raw.ptr - (const char *)r->bytes.data);
     DL_CHECK(at <= UINT32_MAX && raw.len <= UINT32_MAX, err, DL_ERR_LIMIT,
              "a log file over 4 GiB cannot keep its stats by reference");
-    f->stats_source = (int32_t)(r->snap->n_sources - 1);
+    f->stats_source = r->cur_source;
     f->stats_offset = (uint32_t)at;
     f->stats_len = (uint32_t)raw.len;
     return DL_OK;
@@ -246,8 +272,8 @@ fill_file(replay *r, const dl_delta_action *a, const char *key_text, size_t path
     }
     DL_TRY(keep_text(r, fa->tags, &f->tags, err));
     f->stats_source = -1;
-    if (is_add && !r->opts->is_without_stats && !dl_json_val_is_missing(fa->stats)) {
-        DL_TRY(keep_stats(r, fa->stats, f, err));
+    if (is_add && !r->opts->is_without_stats) {
+        DL_TRY(keep_stats(r, fa, f, err));
     }
     if (is_add) {
         r->snap->total_bytes += fa->size;
@@ -262,7 +288,7 @@ replay_file_action(replay *r, const dl_delta_action *a, dl_error *err) {
     DL_TRY_CTX(build_key(r, &a->file, &path_len, &is_abs, err), err, "%.*s action",
                DL_STR_FMT(a->name));
     dl_str key = dl_buf_view(&r->key);
-    if (dl_hmap_get(&r->seen, key, NULL)) {
+    if (dl_hmap_get(r->seen, key, NULL)) {
         return DL_OK;
     }
     dl_delta_snapshot *s = r->snap;
@@ -270,7 +296,7 @@ replay_file_action(replay *r, const dl_delta_action *a, dl_error *err) {
     DL_CHECK(stored, err, DL_ERR_NOMEM, "out of memory keeping a file action");
     stored[key.len] = '\0';
     if (!r->is_oldest) {
-        DL_TRY(dl_hmap_put(&r->seen, dl_str_make(stored, key.len), 1, err));
+        DL_TRY(dl_hmap_put(r->seen, dl_str_make(stored, key.len), 1, err));
     }
     dl_delta_file_vec *vec = a->kind == DL_DELTA_ACTION_ADD ? &s->files : &s->tombstones;
     dl_delta_file *f = dl_delta_file_vec_push(vec, &s->arena, s->alloc);
@@ -324,10 +350,53 @@ replay_commit_info(replay *r, const dl_delta_commit_info *ci, dl_error *err) {
     return DL_OK;
 }
 
+/* The index of the last '/' of p, or -1. */
+static int64_t
+last_slash(dl_str p) {
+    for (size_t i = p.len; i > 0; i--) {
+        if (p.ptr[i - 1] == '/') {
+            return (int64_t)(i - 1);
+        }
+    }
+    return -1;
+}
+
+/* Remembers a sidecar the checkpoint names: its path decoded and resolved in
+ * _delta_log/_sidecars/ (a bare name, or any path whose last components are
+ * _delta_log/_sidecars/<name>). */
+static dl_status
+add_sidecar(replay *r, const dl_delta_sidecar *sc, dl_error *err) {
+    bool is_abs;
+    DL_TRY_CTX(dl_delta_path_decode(sc->path, &r->key, &is_abs, err), err, "sidecar action");
+    dl_str p = dl_buf_view(&r->key);
+    int64_t slash = last_slash(p);
+    dl_str name = dl_str_slice(p, (size_t)(slash + 1), p.len - (size_t)(slash + 1));
+    dl_str dir = dl_str_make(p.ptr, slash >= 0 ? (size_t)slash : 0);
+    DL_CHECK(name.len > 0 && (slash < 0 || dl_str_ends_with(dir, DL_STR("_delta_log/_sidecars"))),
+             err, DL_ERR_CORRUPT,
+             "sidecar action: path \"%.*s\" is not a file in _delta_log/_sidecars/",
+             DL_STR_FMT(sc->path));
+    if (r->n_sidecars == r->cap_sidecars) {
+        size_t cap = r->cap_sidecars ? r->cap_sidecars * 2 : 8;
+        const char **list = dl_arena_alloc_array(&r->sidecar_arena, cap, sizeof(char *));
+        DL_CHECK(list, err, DL_ERR_NOMEM, "out of memory listing sidecars");
+        if (r->n_sidecars) {
+            memcpy(list, r->sidecars, r->n_sidecars * sizeof(char *));
+        }
+        r->sidecars = list;
+        r->cap_sidecars = cap;
+    }
+    const char *path =
+        dl_arena_printf(&r->sidecar_arena, "%s_sidecars/%.*s", r->table->log_dir, DL_STR_FMT(name));
+    DL_CHECK(path, err, DL_ERR_NOMEM, "out of memory listing sidecars");
+    r->sidecars[r->n_sidecars++] = path;
+    return DL_OK;
+}
+
 static dl_status
 visit(void *ctx, const dl_delta_action *a, int64_t line_no, dl_error *err) {
     replay *r = ctx;
-    (void)line_no;
+    r->row = line_no;
     r->snap->n_actions_read++;
     bool is_meta_only = r->opts->is_metadata_only;
     switch (a->kind) {
@@ -345,13 +414,7 @@ visit(void *ctx, const dl_delta_action *a, int64_t line_no, dl_error *err) {
     case DL_DELTA_ACTION_COMMIT_INFO:
         return replay_commit_info(r, &a->commit_info, err);
     case DL_DELTA_ACTION_SIDECAR:
-        if (r->is_checkpoint) {
-            DL_FAIL(err, DL_ERR_UNSUPPORTED,
-                    "the checkpoint keeps its files in sidecar %.*s, a Parquet file, and this "
-                    "build of deltalite cannot read Parquet checkpoints yet",
-                    DL_STR_FMT(a->sidecar.path));
-        }
-        return DL_OK;
+        return r->is_checkpoint && !is_meta_only ? add_sidecar(r, &a->sidecar, err) : DL_OK;
     default:
         /* cdc, checkpointMetadata: not part of a snapshot's state. */
         return DL_OK;
@@ -360,9 +423,9 @@ visit(void *ctx, const dl_delta_action *a, int64_t line_no, dl_error *err) {
 
 /* ---- files --------------------------------------------------------------------------- */
 
-/* Records lf as the next source of the snapshot (stats references point at it). */
+/* Records path as the next source of the snapshot (stats references point at it). */
 static dl_status
-add_source(replay *r, const dl_delta_log_file *lf, dl_error *err) {
+add_source(replay *r, const char *lf_path, dl_error *err) {
     dl_delta_snapshot *s = r->snap;
     if (s->n_sources == s->cap_sources) {
         size_t cap = s->cap_sources ? s->cap_sources * 2 : 16;
@@ -372,16 +435,18 @@ add_source(replay *r, const dl_delta_log_file *lf, dl_error *err) {
         s->sources = p;
         s->cap_sources = cap;
     }
-    const char *path = dl_arena_strndup(&s->arena, lf->path, strlen(lf->path));
+    const char *path = dl_arena_strndup(&s->arena, lf_path, strlen(lf_path));
     DL_CHECK(path, err, DL_ERR_NOMEM, "out of memory listing the log files read");
     DL_CHECK(s->n_sources < INT32_MAX, err, DL_ERR_LIMIT, "too many log files");
+    r->cur_source = (int32_t)s->n_sources;
     s->sources[s->n_sources++] = path;
     return DL_OK;
 }
 
 static dl_status
 replay_log_file(replay *r, const dl_delta_log_file *lf, dl_error *err) {
-    DL_TRY(add_source(r, lf, err));
+    DL_TRY(add_source(r, lf->path, err));
+    r->is_parquet = false;
     dl_buf_reset(&r->bytes);
     dl_status st = dl_store_read_all(r->table->store, lf->path, &r->bytes, err);
     if (st == DL_ERR_NOT_FOUND) {
@@ -398,6 +463,179 @@ replay_log_file(replay *r, const dl_delta_log_file *lf, dl_error *err) {
     return DL_OK;
 }
 
+/* ---- Parquet checkpoints -------------------------------------------------------------- */
+
+/*
+ * A large checkpoint with several row groups is replayed by CP_WORKERS threads at once: the
+ * checkpoint is the oldest layer, so its add and remove rows only look keys up in `seen`
+ * (read-only meanwhile) and never depend on each other. Each worker takes a run of row groups
+ * and replays their file actions into a snapshot of its own (arena, file lists, interned
+ * partitions); the main snapshot then takes over its file blocks and partitions and keeps it
+ * alive for its memory. The other actions (protocol, metaData, txn, domains, sidecars) are
+ * read first, on the calling thread, from their own columns.
+ */
+#define CP_WORKERS       2
+#define CP_PARALLEL_ROWS ((int64_t)1 << 17)
+
+typedef struct cp_worker {
+    replay r;
+    dl_delta_snapshot *snap;
+    int32_t *row_groups;
+    size_t n_row_groups;
+    dl_pq_file *file;
+} cp_worker;
+
+static dl_status
+run_worker(void *arg, dl_error *err) {
+    cp_worker *w = arg;
+    dl_delta_cp_read_options o = {.alloc = w->snap->alloc,
+                                  .with_stats =
+                                      w->r.opts->is_stats_in_memory && !w->r.opts->is_without_stats,
+                                  .is_single_threaded = true,
+                                  .is_files_only = true,
+                                  .row_groups = w->row_groups,
+                                  .n_row_groups = w->n_row_groups};
+    return dl_delta_checkpoint_read(w->file, &o, visit, &w->r, err);
+}
+
+static void
+worker_init(cp_worker *w, const replay *main, dl_pq_file *file) {
+    memset(w, 0, sizeof(*w));
+    w->file = file;
+    w->r.table = main->table;
+    w->r.opts = main->opts;
+    w->r.seg = main->seg;
+    w->r.seen = main->seen;
+    w->r.version = -1;
+    w->r.is_oldest = true;
+    w->r.is_checkpoint = true;
+    w->r.is_parquet = true;
+    w->r.cur_source = main->cur_source;
+    const dl_allocator *alloc = main->snap->alloc;
+    dl_hmap_init(&w->r.parts, alloc);
+    dl_buf_init(&w->r.key, alloc);
+}
+
+static void
+worker_destroy(cp_worker *w) {
+    dl_buf_destroy(&w->r.key);
+    dl_hmap_destroy(&w->r.parts);
+    dl_delta_snapshot_unref(w->snap);
+    dl_mem_free(w->r.table->alloc, w->row_groups, (w->n_row_groups + 1) * sizeof(int32_t));
+}
+
+/* Splits the row groups into runs of about equal rows, one per worker. */
+static dl_status
+split_row_groups(dl_pq_file *file, cp_worker *w, size_t n_workers, const dl_allocator *alloc,
+                 dl_error *err) {
+    const dl_pq_footer *ft = dl_pq_file_footer(file);
+    size_t n = ft->meta.n_row_groups;
+    int64_t total = dl_pq_file_num_rows(file);
+    size_t g = 0;
+    int64_t done = 0;
+    for (size_t k = 0; k < n_workers; k++) {
+        int64_t goal = total / (int64_t)n_workers * (int64_t)(k + 1);
+        size_t first = g;
+        while (g < n && (done < goal || k + 1 == n_workers)) {
+            done += ft->meta.row_groups[g++].num_rows;
+        }
+        w[k].n_row_groups = g - first;
+        w[k].row_groups = dl_mem_alloc(alloc, (w[k].n_row_groups + 1) * sizeof(int32_t));
+        DL_CHECK(w[k].row_groups, err, DL_ERR_NOMEM, "out of memory splitting a checkpoint");
+        for (size_t i = 0; i < w[k].n_row_groups; i++) {
+            w[k].row_groups[i] = (int32_t)(first + i);
+        }
+    }
+    return DL_OK;
+}
+
+/* Runs worker 0 on this thread and the others on a pool. */
+static dl_status
+run_workers(replay *r, cp_worker *w, size_t n_workers, dl_error *err) {
+    dl_pool *pool = NULL;
+    DL_TRY(dl_pool_new((int)n_workers - 1, r->snap->alloc, &pool, err));
+    dl_pool_group g;
+    dl_pool_group_init(&g, pool);
+    dl_status st = DL_OK;
+    for (size_t k = 1; k < n_workers && st == DL_OK; k++) {
+        st = dl_pool_submit(&g, run_worker, &w[k], err);
+    }
+    if (st == DL_OK) {
+        st = run_worker(&w[0], err);
+    }
+    dl_error werr;
+    dl_error_clear(&werr);
+    dl_status wst = dl_pool_group_wait(&g, &werr);
+    dl_pool_free(pool);
+    if (st == DL_OK && wst != DL_OK) {
+        if (err) {
+            *err = werr;
+        }
+        st = wst;
+    }
+    return st;
+}
+
+/* Replays the file actions of file's row groups on CP_WORKERS threads (see above). */
+static dl_status
+replay_parquet_parallel(replay *r, dl_pq_file *file, dl_error *err) {
+    dl_delta_cp_read_options o = {.alloc = r->snap->alloc, .is_without_files = true};
+    DL_TRY(dl_delta_checkpoint_read(file, &o, visit, r, err));
+    cp_worker w[CP_WORKERS];
+    for (size_t k = 0; k < CP_WORKERS; k++) {
+        worker_init(&w[k], r, file);
+    }
+    dl_status st = split_row_groups(file, w, CP_WORKERS, r->table->alloc, err);
+    for (size_t k = 0; k < CP_WORKERS && st == DL_OK; k++) {
+        st = dl_delta_snapshot_new(r->table, &w[k].snap, err);
+        w[k].r.snap = w[k].snap;
+    }
+    if (st == DL_OK) {
+        st = run_workers(r, w, CP_WORKERS, err);
+    }
+    for (size_t k = 0; k < CP_WORKERS && st == DL_OK; k++) {
+        st = dl_delta_snapshot_absorb(r->snap, w[k].snap, err);
+    }
+    for (size_t k = 0; k < CP_WORKERS; k++) {
+        worker_destroy(&w[k]);
+    }
+    return st;
+}
+
+static bool
+is_parallel(const replay *r, dl_pq_file *file) {
+    return !r->opts->is_metadata_only && dl_pq_file_num_rows(file) >= CP_PARALLEL_ROWS &&
+           dl_pq_file_footer(file)->meta.n_row_groups >= CP_WORKERS &&
+           dl_pool_default_n_workers() > 1;
+}
+
+/* Replays a Parquet checkpoint, checkpoint part or sidecar at path; what names it in
+ * messages. A file the listing (or a checkpoint) named but that is not there is corrupt. */
+static dl_status
+replay_parquet_file(replay *r, const char *path, const char *what, dl_error *err) {
+    DL_TRY(add_source(r, path, err));
+    r->is_parquet = true;
+    dl_pq_file *file = NULL;
+    dl_status st = dl_pq_file_open(r->table->store, path, r->snap->alloc, &file, err);
+    if (st == DL_ERR_NOT_FOUND) {
+        DL_FAIL(err, DL_ERR_CORRUPT, "%s is missing", what);
+    }
+    if (st == DL_OK && is_parallel(r, file)) {
+        st = replay_parquet_parallel(r, file, err);
+    } else if (st == DL_OK) {
+        dl_delta_cp_read_options o = {.alloc = r->snap->alloc,
+                                      .is_metadata_only = r->opts->is_metadata_only,
+                                      .with_stats = r->opts->is_stats_in_memory &&
+                                                    !r->opts->is_without_stats};
+        st = dl_delta_checkpoint_read(file, &o, visit, r, err);
+    }
+    dl_arena_reset(&r->scratch);
+    dl_pq_file_free(file);
+    r->is_parquet = false;
+    DL_TRY_CTX(st, err, "%s", what);
+    return DL_OK;
+}
+
 static dl_status
 replay_checkpoint(replay *r, dl_error *err) {
     const dl_delta_segment *seg = r->seg;
@@ -405,15 +643,21 @@ replay_checkpoint(replay *r, dl_error *err) {
     r->is_oldest = true;
     r->is_checkpoint = true;
     r->snap->checkpoint_version = seg->checkpoint->version;
+    char what[600];
     for (size_t i = 0; i < seg->n_checkpoint_files; i++) {
         const dl_delta_log_file *lf = &seg->checkpoint[i];
         if (lf->kind == DL_DELTA_LOG_CHECKPOINT_V2 && lf->is_json) {
             DL_TRY(replay_log_file(r, lf, err));
         } else {
-            DL_FAIL(err, DL_ERR_UNSUPPORTED,
-                    "_delta_log/%s: this build of deltalite cannot read Parquet checkpoints yet",
-                    lf->name);
+            (void)snprintf(what, sizeof(what), "_delta_log/%s", lf->name);
+            DL_TRY(replay_parquet_file(r, lf->path, what, err));
         }
+    }
+    for (size_t i = 0; i < r->n_sidecars; i++) {
+        const char *name = r->sidecars[i] + strlen(r->table->log_dir);
+        (void)snprintf(what, sizeof(what), "_delta_log/%s (a sidecar of checkpoint %s)", name,
+                       seg->checkpoint->name);
+        DL_TRY(replay_parquet_file(r, r->sidecars[i], what, err));
     }
     return DL_OK;
 }
@@ -469,7 +713,8 @@ dl_delta_replay(dl_delta_table *table, const dl_delta_segment *seg,
     r.opts = opts;
     r.seg = seg;
     const dl_allocator *alloc = snap->alloc;
-    dl_hmap_init(&r.seen, alloc);
+    r.seen = &r.seen_own;
+    dl_hmap_init(&r.seen_own, alloc);
     dl_hmap_init(&r.parts, alloc);
     dl_hmap_init(&r.txns, alloc);
     dl_hmap_init(&r.domains, alloc);
@@ -478,6 +723,7 @@ dl_delta_replay(dl_delta_table *table, const dl_delta_segment *seg,
     dl_buf_init(&r.key, alloc);
     dl_buf_init(&r.bytes, alloc);
     dl_arena_init(&r.scratch, alloc, 0);
+    dl_arena_init(&r.sidecar_arena, alloc, 0);
     dl_json_doc_init(&r.doc, alloc);
     snap->version = seg->version;
     snap->checkpoint_version = -1;
@@ -486,6 +732,7 @@ dl_delta_replay(dl_delta_table *table, const dl_delta_segment *seg,
         st = keep_lists(&r, err);
     }
     dl_json_doc_destroy(&r.doc);
+    dl_arena_destroy(&r.sidecar_arena);
     dl_arena_destroy(&r.scratch);
     dl_buf_destroy(&r.bytes);
     dl_buf_destroy(&r.key);
@@ -494,6 +741,6 @@ dl_delta_replay(dl_delta_table *table, const dl_delta_segment *seg,
     dl_hmap_destroy(&r.domains);
     dl_hmap_destroy(&r.txns);
     dl_hmap_destroy(&r.parts);
-    dl_hmap_destroy(&r.seen);
+    dl_hmap_destroy(&r.seen_own);
     return st;
 }

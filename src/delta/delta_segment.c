@@ -32,9 +32,7 @@
 
 bool
 dl_delta_can_read_parquet_checkpoints(void) {
-    /* TODO(#6): checkpoints in Parquet need the Parquet column reader (src/parquet/pq_reader.h),
-     * which has not landed yet; until then segments fall back to JSON commits when they can. */
-    return false;
+    return true; /* delta_checkpoint.c */
 }
 
 bool
@@ -458,6 +456,40 @@ check_contiguous(const dl_delta_log_list *list, int64_t start, int64_t v, dl_del
     return DL_OK;
 }
 
+/* When the newest checkpoint at or below version is a multi-part one with parts missing (and
+ * nothing else can build the version), the error names the missing part. */
+static dl_status
+check_incomplete(const dl_delta_log_list *list, int64_t version, dl_error *err) {
+    for (size_t i = list->n_checkpoints; i > 0; i--) {
+        const dl_delta_log_file *f = &list->checkpoints[i - 1];
+        if (f->version > version) {
+            continue;
+        }
+        if (f->kind != DL_DELTA_LOG_CHECKPOINT_PART) {
+            return DL_OK;
+        }
+        /* Parts of version f->version with f->n_parts parts: find the first absent one. */
+        int32_t want = 1;
+        for (size_t j = 0; j < list->n_checkpoints; j++) {
+            const dl_delta_log_file *g = &list->checkpoints[j];
+            if (g->version == f->version && g->kind == DL_DELTA_LOG_CHECKPOINT_PART &&
+                g->n_parts == f->n_parts && g->part == want) {
+                want++;
+            }
+        }
+        if (want <= f->n_parts) {
+            DL_FAIL(err, DL_ERR_CORRUPT,
+                    "cannot rebuild version %lld: checkpoint %020lld.checkpoint.*.%010d.parquet "
+                    "is incomplete (part %020lld.checkpoint.%010d.%010d.parquet is missing) and "
+                    "the commits before it are gone",
+                    (long long)version, (long long)f->version, (int)f->n_parts,
+                    (long long)f->version, (int)want, (int)f->n_parts);
+        }
+        return DL_OK;
+    }
+    return DL_OK;
+}
+
 dl_status
 dl_delta_segment_build(const dl_delta_log_list *list, int64_t version, bool can_read_parquet,
                        bool use_checkpoints, dl_delta_segment *out, dl_error *err) {
@@ -481,6 +513,7 @@ dl_delta_segment_build(const dl_delta_log_list *list, int64_t version, bool can_
         return check_contiguous(list, out->checkpoint->version, version, out, err);
     }
     if (find_commit(list, 0) < 0) {
+        DL_TRY(check_incomplete(list, version, err));
         if (newest_checkpoint(list, version, true, &first, &n)) {
             DL_FAIL(err, DL_ERR_UNSUPPORTED,
                     "version %lld can only be rebuilt from checkpoint %s, and this build of "

@@ -148,6 +148,81 @@ file_vec_destroy(dl_delta_file_vec *vec, const dl_allocator *alloc) {
     memset(vec, 0, sizeof(*vec));
 }
 
+/*
+ * Moves the entries of src into dst without copying them: src's full blocks join dst's block
+ * list before dst's last (partial) block, and the entries of src's partial block move into
+ * dst's partial one (spilling into a new block in arena when it fills). Order is not kept.
+ */
+static dl_status
+file_vec_absorb(dl_delta_file_vec *dst, dl_delta_file_vec *src, dl_arena *arena,
+                const dl_allocator *alloc, dl_error *err) {
+    size_t src_full = src->count / DL_DELTA_FILE_BLOCK;
+    size_t src_rest = src->count % DL_DELTA_FILE_BLOCK;
+    size_t need = dst->n_blocks + src_full + 1;
+    if (need > dst->cap_blocks) {
+        void *p = dl_mem_realloc(alloc, dst->blocks, dst->cap_blocks * sizeof(void *),
+                                 need * sizeof(void *));
+        DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory merging a checkpoint's files");
+        dst->blocks = p;
+        dst->cap_blocks = need;
+    }
+    size_t dst_rest = dst->count % DL_DELTA_FILE_BLOCK;
+    dl_delta_file *partial = dst_rest > 0 ? dst->blocks[dst->n_blocks - 1] : NULL;
+    size_t at = dst->n_blocks - (partial ? 1 : 0);
+    for (size_t i = 0; i < src_full; i++) {
+        dst->blocks[at + i] = src->blocks[i];
+    }
+    at += src_full;
+    dst->count = at * DL_DELTA_FILE_BLOCK;
+    dst->n_blocks = at;
+    if (partial) {
+        dst->blocks[dst->n_blocks++] = partial;
+        dst->count += dst_rest;
+    }
+    for (size_t i = 0; i < src_rest; i++) {
+        dl_delta_file *f = dl_delta_file_vec_push(dst, arena, alloc);
+        DL_CHECK(f, err, DL_ERR_NOMEM, "out of memory merging a checkpoint's files");
+        *f = src->blocks[src_full][i];
+    }
+    return DL_OK;
+}
+
+/* Appends part's interned partition tuples to snap's list (to be parsed with it). */
+static dl_status
+absorb_partitions(dl_delta_snapshot *snap, const dl_delta_snapshot *part, dl_error *err) {
+    size_t n = snap->n_partitions + part->n_partitions;
+    if (n > snap->cap_partitions) {
+        void *p = dl_mem_realloc(snap->alloc, snap->partitions,
+                                 snap->cap_partitions * sizeof(void *), n * sizeof(void *));
+        DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory merging a checkpoint's files");
+        snap->partitions = p;
+        snap->cap_partitions = n;
+    }
+    if (part->n_partitions > 0) {
+        memcpy(snap->partitions + snap->n_partitions, part->partitions,
+               part->n_partitions * sizeof(void *));
+    }
+    snap->n_partitions = n;
+    return DL_OK;
+}
+
+dl_status
+dl_delta_snapshot_absorb(dl_delta_snapshot *snap, dl_delta_snapshot *part, dl_error *err) {
+    void *p = dl_mem_realloc(snap->alloc, snap->parts, snap->n_parts * sizeof(void *),
+                             (snap->n_parts + 1) * sizeof(void *));
+    DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory merging a checkpoint's files");
+    snap->parts = p;
+    snap->parts[snap->n_parts++] = dl_delta_snapshot_ref(part);
+    DL_TRY(file_vec_absorb(&snap->files, &part->files, &snap->arena, snap->alloc, err));
+    DL_TRY(file_vec_absorb(&snap->tombstones, &part->tombstones, &snap->arena, snap->alloc, err));
+    file_vec_destroy(&part->files, part->alloc);
+    file_vec_destroy(&part->tombstones, part->alloc);
+    DL_TRY(absorb_partitions(snap, part, err));
+    snap->total_bytes += part->total_bytes;
+    snap->n_actions_read += part->n_actions_read;
+    return DL_OK;
+}
+
 dl_status
 dl_delta_snapshot_new(dl_delta_table *table, dl_delta_snapshot **out, dl_error *err) {
     dl_delta_snapshot *s = dl_mem_alloc_zero(table->alloc, sizeof(*s));
@@ -180,6 +255,10 @@ dl_delta_snapshot_unref(dl_delta_snapshot *snap) {
         return;
     }
     const dl_allocator *alloc = snap->alloc;
+    for (size_t i = 0; i < snap->n_parts; i++) {
+        dl_delta_snapshot_unref(snap->parts[i]);
+    }
+    dl_mem_free(alloc, snap->parts, snap->n_parts * sizeof(void *));
     file_vec_destroy(&snap->files, alloc);
     file_vec_destroy(&snap->tombstones, alloc);
     dl_mem_free(alloc, snap->partitions, snap->cap_partitions * sizeof(void *));
@@ -659,6 +738,8 @@ dl_delta_stats_reader_destroy(dl_delta_stats_reader *rd) {
     dl_buf_destroy(&rd->path);
     dl_json_doc_destroy(&rd->token_doc);
     dl_json_doc_destroy(&rd->stats_doc);
+    dl_delta_cp_cursor_free(rd->cp);
+    rd->cp = NULL;
     rd->store = NULL;
 }
 
@@ -677,14 +758,22 @@ cache_source(dl_delta_stats_reader *rd, dl_store *store, const char *path, dl_er
     return DL_OK;
 }
 
-/* The stats text of file, read back from its log file through rd's cache. */
+/* The stats text of file, read back from its log file through rd's cache; *out_found is false
+ * when a Parquet checkpoint row turns out to have none. */
 static dl_status
 stats_text(const dl_delta_snapshot *snap, const dl_delta_file *file, dl_delta_stats_reader *rd,
-           dl_str *out, dl_error *err) {
+           dl_str *out, bool *out_found, dl_error *err) {
     int32_t src = file->stats_source;
     DL_CHECK(src >= 0 && (size_t)src < snap->n_sources, err, DL_ERR_INVALID_ARG,
              "file '%.*s' does not belong to this snapshot", DL_STR_FMT(file->path));
     const char *path = snap->sources[src];
+    *out_found = true;
+    if (dl_str_ends_with(dl_str_from_cstr(path), DL_STR(".parquet"))) {
+        DL_TRY_CTX(dl_delta_checkpoint_stats(rd, snap->store, path, file->stats_offset, out,
+                                             out_found, err),
+                   err, "%s", path);
+        return DL_OK;
+    }
     DL_TRY(cache_source(rd, snap->store, path, err));
     DL_CHECK((size_t)file->stats_offset + file->stats_len <= rd->bytes.len, err, DL_ERR_CORRUPT,
              "%s changed since the snapshot was read (it is shorter)", path);
@@ -710,8 +799,11 @@ dl_delta_file_stats(const dl_delta_snapshot *snap, const dl_delta_file *file,
     }
     dl_str text = file->stats;
     if (text.len == 0) {
-        DL_TRY_CTX(stats_text(snap, file, rd, &text, err), err, "file '%.*s': stats",
+        DL_TRY_CTX(stats_text(snap, file, rd, &text, out_has_stats, err), err, "file '%.*s': stats",
                    DL_STR_FMT(file->path));
+        if (!*out_has_stats) {
+            return DL_OK;
+        }
     }
     DL_TRY_CTX(dl_delta_stats_parse(text, &rd->stats_doc, out, err), err, "file '%.*s'",
                DL_STR_FMT(file->path));

@@ -176,10 +176,8 @@ lower_bound(const dl_delta_log_list *list, int64_t v) {
     return lo;
 }
 
-/* ICT settings of the latest metadata: *out_from is the enablement version (INT64_MAX when
- * ICT is off), *out_from_ts its timestamp (INT64_MIN when unknown). */
-static void
-ict_settings(const dl_delta_snapshot *snap, int64_t *out_from, int64_t *out_from_ts) {
+void
+dl_delta_ict_settings(const dl_delta_snapshot *snap, int64_t *out_from, int64_t *out_from_ts) {
     *out_from = INT64_MAX;
     *out_from_ts = INT64_MIN;
     if (!dl_delta_protocol_has_feature(&snap->protocol, DL_DELTA_FEATURE_IN_COMMIT_TIMESTAMP) ||
@@ -207,7 +205,7 @@ search(tt_search *s, const dl_delta_snapshot *latest, int64_t earliest, int64_t 
        dl_error *err) {
     int64_t ict_from;
     int64_t ict_from_ts;
-    ict_settings(latest, &ict_from, &ict_from_ts);
+    dl_delta_ict_settings(latest, &ict_from, &ict_from_ts);
     size_t first = lower_bound(s->list, earliest);
     size_t split = ict_from == INT64_MAX ? s->list->n_commits
                                          : lower_bound(s->list, DL_MAX(ict_from, earliest));

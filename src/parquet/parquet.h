@@ -678,6 +678,32 @@ typedef struct dl_pq_stats_bounds {
 bool dl_pq_stats_usable(const dl_pq_schema_node *leaf, const dl_pq_writer_version *writer,
                         const dl_pq_statistics *stats, dl_pq_stats_bounds *out);
 
+/* ---- Bloom filters (BloomFilter.md; pq_bloom.c) ---------------------------------------- */
+
+#define DL_PQ_BLOOM_BLOCK_BYTES ((size_t)32)        /* 256 bits: eight 32-bit words */
+#define DL_PQ_BLOOM_MAX_BYTES   ((size_t)128 << 20) /* larger filters are not read */
+
+/* xxHash64 (XXH64) of data[0, len) with seed; Parquet hashes with seed 0. */
+uint64_t dl_pq_xxhash64(const void *data, size_t len, uint64_t seed);
+
+/* Sets, or tests, the bits of hash in a split block Bloom filter of len bytes (a positive
+ * multiple of DL_PQ_BLOOM_BLOCK_BYTES). check is false only when hash was never inserted. */
+void dl_pq_bloom_insert(uint8_t *bitset, size_t len, uint64_t hash);
+bool dl_pq_bloom_check(const uint8_t *bitset, size_t len, uint64_t hash);
+
+/* The bytes a filter needs for ndv distinct values at false-positive probability fpp: a
+ * power of two from DL_PQ_BLOOM_BLOCK_BYTES up to max_bytes (max_bytes itself when fpp is
+ * not in (0, 1)). */
+size_t dl_pq_bloom_bytes_for(uint64_t ndv, double fpp, size_t max_bytes);
+
+/* Halves a filter of len bytes (a power of two times DL_PQ_BLOOM_BLOCK_BYTES) in place until
+ * it is no larger than target, keeping exactly the values inserted; returns the new length. */
+size_t dl_pq_bloom_fold(uint8_t *bitset, size_t len, size_t target);
+
+/* Estimates how many distinct values a filter holds from its share of set bits
+ * (UINT64_MAX when every bit is set). */
+uint64_t dl_pq_bloom_estimate_ndv(const uint8_t *bitset, size_t len);
+
 /* ---- Names ----------------------------------------------------------------------------- */
 
 /* Parquet's spelling of enum values ("INT32", "RLE_DICTIONARY", ...), or "UNKNOWN" for values

@@ -22,6 +22,12 @@
  * flat string columns, keep the indices (a DICT vector over it). A chunk that falls back from
  * dictionary to plain pages mid-batch turns the batch FLAT.
  *
+ * Skipping: dl_pq_col_seek moves to a later record. With a page plan (the chunk's OffsetIndex,
+ * pq_reader_index.c) it jumps straight to the page holding the record, fetching the run of
+ * needed pages that starts there; either way the records before it in the page are decoded
+ * and dropped (levels and values, so decoders stay in step). In plan mode the pages read must
+ * be the ones the OffsetIndex lists, where it lists them, with the rows it gives them.
+ *
  * Hardening: every count a header declares is checked against what is left (page entries
  * against the chunk's num_values, dictionary sizes against the page bytes) before anything is
  * allocated from it; levels above their maximum, a record that does not start at repetition
@@ -43,6 +49,7 @@
  */
 #define RLE_SLACK   1024
 #define VALUE_CHUNK 1024 /* values decoded per call into scratch */
+#define SKIP_STEP   4096 /* records skipped per round (bounds the level buffers) */
 
 /* ---- Lifecycle -------------------------------------------------------------------------- */
 
@@ -114,20 +121,60 @@ dl_pq_col_destroy(dl_pq_col *col) {
 
 static dl_status next_data_page(dl_pq_col *col, dl_error *err);
 static dl_status page_fail_ctx(const dl_pq_col *col, dl_status s, dl_error *err);
+static dl_status dict_page(dl_pq_col *col, dl_error *err);
+
+/* Plan mode: reads the pages before the first data page the OffsetIndex lists (the
+ * dictionary page, if any). */
+static dl_status
+read_dict_region(dl_pq_col *col, dl_error *err) {
+    int64_t start = 0;
+    int64_t len = 0;
+    dl_pq_column_chunk_range(col->chunk, &start, &len);
+    int64_t first = col->plan->locs[0].offset;
+    if (first <= start) {
+        return DL_OK;
+    }
+    DL_TRY(dl_pq_pages_window(&col->pages, start, (size_t)(first - start), err));
+    while (dl_pq_pages_has_next(&col->pages)) {
+        DL_TRY(dl_pq_pages_next(&col->pages, &col->page, err));
+        col->has_page = true;
+        dl_pq_page_type type = col->page.hdr.type;
+        DL_CHECK(type != DL_PQ_PAGE_DATA && type != DL_PQ_PAGE_DATA_V2, err, DL_ERR_CORRUPT,
+                 "a data page before the first page the offset index lists (at offset %lld)",
+                 (long long)first);
+        if (type == DL_PQ_PAGE_DICTIONARY) {
+            DL_TRY(dict_page(col, err));
+        } else {
+            drop_page(col);
+        }
+    }
+    return DL_OK;
+}
 
 dl_status
 dl_pq_col_open_chunk(dl_pq_col *col, dl_pq_file *file, int32_t rg, bool check_crc,
-                     size_t max_page_size, bool prefetch, dl_error *err) {
+                     size_t max_page_size, bool prefetch, const dl_pq_page_plan *plan,
+                     int64_t first_row, dl_error *err) {
     drop_chunk(col);
     col->rg = rg;
     col->chunk = &file->footer->meta.row_groups[rg].columns[col->node->leaf_index];
+    col->row = 0;
+    col->plan = plan;
+    col->plan_page = -1;
+    col->plan_next = 0;
+    col->page_recs = 0;
     DL_TRY(dl_pq_pages_open(&col->pages, file, col->alloc, &col->codec, col->chunk, check_crc,
-                            max_page_size, err));
+                            max_page_size, plan != NULL, err));
     col->is_open = true;
     col->has_data_page = false;
     col->values_left = col->chunk->meta_data.num_values;
+    if (plan != NULL) {
+        DL_TRY(page_fail_ctx(col, read_dict_region(col, err), err));
+        return prefetch ? dl_pq_col_seek(col, first_row, err) : DL_OK;
+    }
     if (prefetch && col->values_left > 0) {
-        return page_fail_ctx(col, next_data_page(col, err), err);
+        DL_TRY(page_fail_ctx(col, next_data_page(col, err), err));
+        return first_row > 0 ? dl_pq_col_seek(col, first_row, err) : DL_OK;
     }
     return DL_OK;
 }
@@ -527,12 +574,68 @@ dict_page(dl_pq_col *col, dl_error *err) {
     return DL_OK;
 }
 
+/* Plan mode, repeated columns: the page just finished held the records the OffsetIndex
+ * gives it (flat pages are checked by their entry count as they start). */
+static dl_status
+check_page_records(const dl_pq_col *col, dl_error *err) {
+    if (col->plan == NULL || col->max_rep == 0 || col->plan_page < 0) {
+        return DL_OK;
+    }
+    const dl_pq_page_location *loc = &col->plan->locs[col->plan_page];
+    int64_t want = dl_pq_page_plan_end(col->plan, (size_t)col->plan_page) - loc->first_row_index;
+    DL_CHECK(col->page_recs == want, err, DL_ERR_CORRUPT,
+             "page %d at offset %lld holds %lld rows, but the offset index gives it %lld",
+             (int)col->page.index, (long long)loc->offset, (long long)col->page_recs,
+             (long long)want);
+    return DL_OK;
+}
+
+/* Plan mode: the data page just read must be the next one the OffsetIndex lists, and a flat
+ * column's page must hold the rows it gives. */
+static dl_status
+check_planned_page(dl_pq_col *col, int64_t n, dl_error *err) {
+    const dl_pq_page_plan *plan = col->plan;
+    int32_t i = col->plan_next;
+    DL_CHECK(i >= 0 && (size_t)i < plan->n_pages && plan->locs[i].offset == col->page.offset, err,
+             DL_ERR_CORRUPT, "a data page at offset %lld, where the offset index has %s",
+             (long long)col->page.offset,
+             i >= 0 && (size_t)i < plan->n_pages ? "another page" : "no more pages");
+    /* Flat columns have one entry per row; repeated ones are counted as they are read
+     * (check_page_records), not trusted to a v2 header's num_rows. */
+    int64_t rows = dl_pq_page_plan_end(plan, (size_t)i) - plan->locs[i].first_row_index;
+    int64_t have = col->max_rep == 0 ? n : rows;
+    DL_CHECK(have == rows && n > 0, err, DL_ERR_CORRUPT,
+             "the data page at offset %lld holds %lld rows, but the offset index gives it %lld",
+             (long long)col->page.offset, (long long)(n > 0 ? have : 0), (long long)rows);
+    col->plan_page = i;
+    col->plan_next = i + 1;
+    col->page_recs = 0;
+    return DL_OK;
+}
+
+static dl_status
+planned_dict_page(dl_error *err) {
+    DL_FAIL(err, DL_ERR_CORRUPT, "a dictionary page among the data pages the offset index lists");
+}
+
+/* Whether the chunk (plan mode: the run of pages being read) has pages left. */
+static bool
+has_more_pages(const dl_pq_col *col) {
+    if (col->plan != NULL) {
+        return col->is_open && dl_pq_pages_has_next(&col->pages);
+    }
+    return col->values_left > 0;
+}
+
 /* Makes the next data page current, decoding a dictionary page on the way. */
 static dl_status
 next_data_page(dl_pq_col *col, dl_error *err) {
+    DL_TRY(check_page_records(col, err));
     drop_page(col);
     for (;;) {
         int64_t total = col->chunk->meta_data.num_values;
+        DL_CHECK(col->plan == NULL || dl_pq_pages_has_next(&col->pages), err, DL_ERR_CORRUPT,
+                 "the pages the offset index lists end before the rows to read");
         DL_CHECK(col->is_open && dl_pq_pages_has_next(&col->pages), err, DL_ERR_CORRUPT,
                  "the column chunk's pages end after %lld of the %lld values its metadata "
                  "declares",
@@ -541,7 +644,7 @@ next_data_page(dl_pq_col *col, dl_error *err) {
         col->has_page = true;
         dl_pq_page_type type = col->page.hdr.type;
         if (type == DL_PQ_PAGE_DICTIONARY) {
-            DL_TRY(dict_page(col, err));
+            DL_TRY(col->plan == NULL ? dict_page(col, err) : planned_dict_page(err));
             continue;
         }
         if (type != DL_PQ_PAGE_DATA && type != DL_PQ_PAGE_DATA_V2) {
@@ -552,9 +655,12 @@ next_data_page(dl_pq_col *col, dl_error *err) {
         DL_CHECK(n >= 0 && n <= col->values_left, err, DL_ERR_CORRUPT,
                  "the page holds %lld values, but the column chunk has only %lld left",
                  (long long)n, (long long)col->values_left);
-        if (n == 0) {
+        if (n == 0 && col->plan == NULL) {
             drop_page(col);
             continue;
+        }
+        if (col->plan != NULL) {
+            DL_TRY(check_planned_page(col, n, err));
         }
         DL_TRY(type == DL_PQ_PAGE_DATA ? setup_v1(col, n, err) : setup_v2(col, n, err));
         col->page_left = n;
@@ -627,6 +733,26 @@ is_identity(dl_pq_conv conv) {
            conv == DL_PQ_CONV_F64;
 }
 
+/* Decodes the values of k present entries of the current page and drops them (skipping). */
+static dl_status
+skip_values(dl_pq_col *col, size_t k, dl_error *err) {
+    dl_pq_value_dec *v = &col->val;
+    DL_TRY(ensure_scratch(col, value_scratch_bytes(col), err));
+    size_t step = v->is_dict ? (size_t)VALUE_CHUNK : value_chunk(col);
+    for (size_t done = 0; done < k;) {
+        size_t c = DL_MIN(step, k - done);
+        if (v->is_dict) {
+            DL_TRY(dl_pq_rle_decode_indices(&v->rle, c, col->scratch, (uint32_t)col->dict->length,
+                                            err));
+        } else {
+            dl_pq_phys phys;
+            DL_TRY(decode_phys(col, c, &phys, err));
+        }
+        done += c;
+    }
+    return DL_OK;
+}
+
 /* Decodes the values of k present entries of the current page into col->out. */
 static dl_status
 decode_values(dl_pq_col *col, size_t k, dl_error *err) {
@@ -638,6 +764,9 @@ decode_values(dl_pq_col *col, size_t k, dl_error *err) {
     DL_CHECK(!v->is_empty, err, DL_ERR_CORRUPT,
              "%zu values are defined but the page's %s values section is empty", k,
              dl_pq_encoding_name(v->encoding));
+    if (col->is_discarding) {
+        return skip_values(col, k, err);
+    }
     if (v->is_dict && out->layout == DL_VEC_DICT) {
         DL_TRY(dl_pq_vec_room(out, (int64_t)k, err));
         DL_TRY(dl_pq_rle_decode_indices(&v->rle, k, (uint32_t *)out->data + out->length,
@@ -758,7 +887,7 @@ read_flat(dl_pq_col *col, int64_t n, dl_error *err) {
             present = count_present(d, (size_t)k, (uint16_t)col->max_def);
         }
         bool viewed = false;
-        if (k == n && present == k && is_identity(col->conv)) {
+        if (k == n && present == k && is_identity(col->conv) && !col->is_discarding) {
             DL_TRY(view_values(col, (size_t)k, &viewed, err));
         }
         if (!viewed) {
@@ -829,6 +958,7 @@ scan_lookahead(dl_pq_col *col, int64_t n, const int16_t *rep_def, bool *out_stop
             break;
         }
         col->n_records += r == 0;
+        col->page_recs += r == 0;
         present += d == max_def;
     }
     if (bad) {
@@ -853,9 +983,9 @@ ensure_lookahead(dl_pq_col *col, bool *out_end, dl_error *err) {
     if (col->la_pos < col->la_len) {
         return DL_OK;
     }
-    if (col->page_left == 0 && col->values_left == 0) {
+    if (col->page_left == 0 && !has_more_pages(col)) {
         *out_end = true;
-        return DL_OK;
+        return check_page_records(col, err);
     }
     if (col->page_left == 0) {
         DL_TRY(next_data_page(col, err));
@@ -891,7 +1021,7 @@ choose_layout(dl_pq_col *col, dl_vector *out, dl_error *err) {
     if (!col->may_dict) {
         return DL_OK;
     }
-    if (col->page_left == 0 && col->values_left > 0) {
+    if (col->page_left == 0 && has_more_pages(col)) {
         DL_TRY(next_data_page(col, err));
     }
     if (col->has_page && col->val.is_dict && col->dict != NULL && col->dict->length > 0) {
@@ -908,6 +1038,92 @@ dl_pq_col_read(dl_pq_col *col, int64_t n_records, dl_vector *out, dl_error *err)
     dl_status s = n_records > 0 ? choose_layout(col, out, err) : DL_OK;
     if (s == DL_OK) {
         s = col->max_rep > 0 ? read_repeated(col, n_records, err) : read_flat(col, n_records, err);
+    }
+    if (s == DL_OK) {
+        col->row += n_records;
+    }
+    return page_fail_ctx(col, s, err);
+}
+
+/* ---- Skipping ------------------------------------------------------------------------------- */
+
+/* Reads and drops the next n records. */
+static dl_status
+skip_records(dl_pq_col *col, int64_t n, dl_error *err) {
+    col->is_discarding = true;
+    col->out = NULL;
+    dl_status s = DL_OK;
+    while (n > 0 && s == DL_OK) {
+        int64_t step = DL_MIN(n, (int64_t)SKIP_STEP);
+        col->n_levels = 0;
+        col->n_records = 0;
+        s = col->max_rep > 0 ? read_repeated(col, step, err) : read_flat(col, step, err);
+        if (s == DL_OK) {
+            col->row += step;
+            n -= step;
+        }
+    }
+    col->is_discarding = false;
+    col->n_levels = 0;
+    col->n_records = 0;
+    return s;
+}
+
+/* The plan's page holding row: the last whose first row is at most row (page 0 starts at 0). */
+static size_t
+plan_find(const dl_pq_page_plan *plan, int64_t row) {
+    size_t lo = 0;
+    size_t hi = plan->n_pages;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (plan->locs[mid].first_row_index <= row) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Makes page p of the plan the current page, fetching the run of needed pages it starts when
+ * it is not in the bytes at hand. */
+static dl_status
+jump_to_page(dl_pq_col *col, size_t p, dl_error *err) {
+    const dl_pq_page_plan *plan = col->plan;
+    DL_CHECK(plan->needed[p], err, DL_ERR_INTERNAL, "row %lld lies in page %zu, which is not read",
+             (long long)col->row, p);
+    drop_page(col);
+    col->la_pos = 0;
+    col->la_len = 0;
+    const dl_pq_page_location *loc = &plan->locs[p];
+    if (!dl_pq_pages_seek(&col->pages, loc->offset)) {
+        size_t q = p;
+        while (q + 1 < plan->n_pages && plan->needed[q + 1]) {
+            q++;
+        }
+        int64_t end = plan->locs[q].offset + plan->locs[q].compressed_page_size;
+        DL_TRY(dl_pq_pages_window(&col->pages, loc->offset, (size_t)(end - loc->offset), err));
+    }
+    col->plan_page = -1;
+    col->plan_next = (int32_t)p;
+    col->row = loc->first_row_index;
+    return next_data_page(col, err);
+}
+
+dl_status
+dl_pq_col_seek(dl_pq_col *col, int64_t row, dl_error *err) {
+    DL_CHECK(row >= col->row, err, DL_ERR_INTERNAL,
+             "column '%s' cannot seek back from row %lld to row %lld", col->node->path,
+             (long long)col->row, (long long)row);
+    dl_status s = DL_OK;
+    if (col->plan != NULL) {
+        size_t p = plan_find(col->plan, row);
+        if (!col->has_page || col->plan_page != (int32_t)p) {
+            s = jump_to_page(col, p, err);
+        }
+    }
+    if (s == DL_OK && row > col->row) {
+        s = skip_records(col, row - col->row, err);
     }
     return page_fail_ctx(col, s, err);
 }

@@ -17,9 +17,11 @@
  * bytes after the header, whatever the page type (parquet.thrift, PageHeader.crc).
  *
  * The whole chunk is fetched in one read (one range per column per row group, as DuckDB and
- * Arrow do), so a page header never straddles a read. Each page is decompressed into a
- * reference-counted buffer that string vectors may keep; a buffer nobody kept is reused for
- * the next page. Uncompressed pages are used in place.
+ * Arrow do), so a page header never straddles a read. When pages are skipped through the page
+ * index (pq_reader_index.c), the reader instead fetches windows of whole pages: the
+ * dictionary region, then each run of consecutive pages it needs (dl_pq_pages_window). Each page is
+ * decompressed into a reference-counted buffer that string vectors may keep; a buffer nobody kept
+ * is reused for the next page. Uncompressed pages are used in place.
  *
  * PARQUET-816: parquet-mr before 1.2.9 wrote a total_compressed_size too small for chunks
  * with a dictionary page, so for those writers the chunk is read with up to 100 bytes of
@@ -44,7 +46,7 @@ needs_816_padding(const dl_pq_footer *f) {
 dl_status
 dl_pq_pages_open(dl_pq_chunk_pages *pages, dl_pq_file *file, const dl_allocator *alloc,
                  dl_pq_codec_ctx *codec, const dl_pq_column_chunk *chunk, bool check_crc,
-                 size_t max_page_size, dl_error *err) {
+                 size_t max_page_size, bool is_deferred, dl_error *err) {
     dl_vec_buffer *spare = pages->spare;
     dl_vec_buffer *chunk_spare = pages->chunk_spare;
     memset(pages, 0, sizeof(*pages));
@@ -71,6 +73,10 @@ dl_pq_pages_open(dl_pq_chunk_pages *pages, dl_pq_file *file, const dl_allocator 
                  pages->codec_id == DL_PQ_CODEC_UNCOMPRESSED,
              err, DL_ERR_UNSUPPORTED, "the %s codec (%d) is not supported",
              dl_pq_codec_name(pages->codec_id), (int)pages->codec_id);
+    if (is_deferred) {
+        pages->nominal_len = 0;
+        return DL_OK;
+    }
     size_t pos = 0;
     DL_TRY(dl_pq_file_fetch(file, alloc, offset, (size_t)len, &pages->chunk_spare, &pages->chunk,
                             &pos, err));
@@ -91,6 +97,40 @@ keep_spare(dl_vec_buffer **slot, dl_vec_buffer *buf) {
         return;
     }
     dl_vec_buffer_unref(buf);
+}
+
+dl_status
+dl_pq_pages_window(dl_pq_chunk_pages *pages, int64_t offset, size_t len, dl_error *err) {
+    if (pages->chunk != NULL) {
+        keep_spare(&pages->chunk_spare, pages->chunk);
+        pages->chunk = NULL;
+    }
+    pages->base = NULL;
+    pages->len = 0;
+    pages->nominal_len = 0;
+    pages->pos = 0;
+    pages->offset = offset;
+    if (len == 0) {
+        return DL_OK;
+    }
+    size_t pos = 0;
+    DL_TRY(dl_pq_file_fetch(pages->file, pages->alloc, offset, len, &pages->chunk_spare,
+                            &pages->chunk, &pos, err));
+    pages->base = pages->chunk->data + pos;
+    pages->len = len;
+    pages->nominal_len = len;
+    pages->bytes_read += pages->file->mem != NULL ? 0 : (int64_t)len;
+    return DL_OK;
+}
+
+bool
+dl_pq_pages_seek(dl_pq_chunk_pages *pages, int64_t offset) {
+    if (pages->base == NULL || offset < pages->offset ||
+        offset - pages->offset >= (int64_t)pages->nominal_len) {
+        return false;
+    }
+    pages->pos = (size_t)(offset - pages->offset);
+    return true;
 }
 
 void

@@ -7,6 +7,12 @@
  * reads the level entries and values of n records (pq_column.c), the batch's vectors are
  * reset and bound to the leaves, and each top-level column is assembled from the levels
  * (pq_assemble.c). At the end of a row group every leaf must have used up its column chunk.
+ *
+ * With a filter, each row group its statistics leave in is judged on the Bloom filters, then
+ * the page index (pq_reader_index.c): the rows to read become a list of ranges, every leaf gets a
+ * plan of the pages that hold them, and each range is read as batches of consecutive rows, every
+ * leaf first moved to the range's first row (dl_pq_col_seek). A row group whose ranges are empty is
+ * skipped like one its statistics rule out.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -27,12 +33,17 @@ struct dl_pq_reader {
     int32_t *rgs;
     size_t n_rgs;
     size_t next_rg;
-    int32_t cur_rg;      /* row group being read, -1 when none */
-    int64_t rg_left;     /* its rows not yet returned */
-    int64_t rg_next_row; /* file row of its next row */
-    int64_t *rg_start;   /* file row of each row group's first row */
-    int32_t batch_rg;    /* row group of the last batch */
-    int64_t batch_first; /* file row of the last batch's first row */
+    int32_t cur_rg;          /* row group being read, -1 when none */
+    int64_t rg_left;         /* its rows not yet returned (in ranges, when there are) */
+    int64_t rg_pos;          /* its row the next batch starts at (at least) */
+    int64_t *rg_start;       /* file row of each row group's first row */
+    dl_arena rg_arena;       /* the page index and page plans of the row group */
+    dl_pq_row_range *ranges; /* the rows to read of the row group; NULL = all */
+    size_t n_ranges;
+    size_t range_i;                /* the range being read */
+    const dl_pq_page_plan **plans; /* per column: its page plan, NULL = every page */
+    int32_t batch_rg;              /* row group of the last batch */
+    int64_t batch_first;           /* file row of the last batch's first row */
     dl_status failed;
     dl_error failed_err;
     dl_pq_reader_stats stats;
@@ -240,7 +251,8 @@ init_cols(dl_pq_reader *r, dl_error *err) {
         dl_arena_alloc_array(&r->arena, DL_MAX(r->n_cols, 1), sizeof(void *));
     r->cols = dl_arena_alloc_zero(&r->arena, DL_MAX(r->n_cols, 1) * sizeof(dl_pq_col));
     r->targets = dl_arena_alloc_zero(&r->arena, DL_MAX(r->n_cols, 1) * sizeof(dl_vector *));
-    if (leaves == NULL || r->cols == NULL || r->targets == NULL) {
+    r->plans = dl_arena_alloc_zero(&r->arena, DL_MAX(r->n_cols, 1) * sizeof(dl_pq_page_plan *));
+    if (leaves == NULL || r->cols == NULL || r->targets == NULL || r->plans == NULL) {
         return plan_oom(err);
     }
     for (size_t i = 0; i < r->n_top; i++) {
@@ -319,6 +331,7 @@ dl_pq_reader_new(dl_pq_file *file, const dl_pq_read_options *opts, dl_pq_reader 
     r->batch_rg = -1;
     r->batch_first = -1;
     dl_arena_init(&r->arena, alloc, 4096);
+    dl_arena_init(&r->rg_arena, alloc, 4096);
     dl_status s = setup(r, opts, err);
     if (s != DL_OK) {
         dl_error_prefix(err, "'%s'", file->name);
@@ -338,6 +351,7 @@ dl_pq_reader_free(dl_pq_reader *reader) {
         dl_pq_col_destroy(&reader->cols[i]);
     }
     dl_arena_destroy(&reader->arena);
+    dl_arena_destroy(&reader->rg_arena);
     dl_mem_free(reader->alloc, reader, sizeof(*reader));
 }
 
@@ -356,6 +370,7 @@ close_row_group(dl_pq_reader *r, bool check_end, dl_error *err) {
         r->stats.pages += c->pages_read;
         r->stats.dict_pages += c->dict_pages_read;
         r->stats.bytes_read += c->pages.bytes_read;
+        c->pages.bytes_read = 0;
         c->pages_read = 0;
         c->dict_pages_read = 0;
         dl_status s = dl_pq_col_close_chunk(c, check_end && first == DL_OK, err);
@@ -376,8 +391,10 @@ typedef struct open_task {
 
 static dl_status
 open_col(dl_pq_reader *r, dl_pq_col *c, int32_t g, dl_error *err) {
+    const dl_pq_page_plan *plan = r->plans[c - r->cols];
+    int64_t first_row = r->ranges != NULL ? r->ranges[0].start : 0;
     DL_TRY_CTX(dl_pq_col_open_chunk(c, r->file, g, !r->opts.is_crc_skipped, r->opts.max_page_size,
-                                    r->opts.pool != NULL, err),
+                                    r->opts.pool != NULL, plan, first_row, err),
                err, "row group %d, column '%s'", (int)g, c->node->path);
     return DL_OK;
 }
@@ -393,8 +410,16 @@ open_col_task(void *arg, dl_error *err) {
 static dl_status
 open_row_group(dl_pq_reader *r, int32_t g, dl_error *err) {
     r->cur_rg = g;
-    r->rg_left = r->file->footer->meta.row_groups[g].num_rows;
-    r->rg_next_row = r->rg_start[g];
+    int64_t num_rows = r->file->footer->meta.row_groups[g].num_rows;
+    int64_t in_ranges = 0;
+    for (size_t i = 0; i < r->n_ranges; i++) {
+        in_ranges += r->ranges[i].end - r->ranges[i].start;
+    }
+    r->rg_left = r->ranges != NULL ? in_ranges : num_rows;
+    r->rg_pos = 0;
+    if (r->ranges != NULL) {
+        r->stats.rows_skipped += num_rows - in_ranges;
+    }
     r->stats.row_groups_read++;
     if (r->opts.pool == NULL || r->n_cols < 2) {
         for (size_t i = 0; i < r->n_cols; i++) {
@@ -423,6 +448,57 @@ open_row_group(dl_pq_reader *r, int32_t g, dl_error *err) {
     return s;
 }
 
+/* Judges row group g on the Bloom filters and the page index of the filter's leaves:
+ * r->ranges (NULL when every row may match) and each column's page plan; *out_any false when
+ * no row may match. */
+static dl_status
+plan_row_group(dl_pq_reader *r, int32_t g, bool *out_any, dl_error *err) {
+    dl_arena_reset(&r->rg_arena);
+    r->ranges = NULL;
+    r->n_ranges = 0;
+    r->range_i = 0;
+    for (size_t i = 0; i < r->n_cols; i++) {
+        r->plans[i] = NULL;
+    }
+    *out_any = true;
+    if (r->opts.filter == NULL ||
+        (r->opts.is_page_index_ignored && r->opts.is_bloom_filter_ignored)) {
+        return DL_OK;
+    }
+    dl_pq_rg_index idx;
+    DL_TRY(dl_pq_rg_index_init(&idx, r->file, r->alloc, &r->rg_arena, g, err));
+    dl_status s = DL_OK;
+    if (!r->opts.is_bloom_filter_ignored) {
+        s = dl_pq_rg_index_bloom_may_match(&idx, r->opts.filter, out_any, err);
+        r->stats.row_groups_bloom_skipped += s == DL_OK && !*out_any;
+    }
+    dl_pq_row_range *ranges = NULL;
+    size_t n = 1;
+    if (s == DL_OK && *out_any && !r->opts.is_page_index_ignored) {
+        s = dl_pq_rg_index_ranges(&idx, r->opts.filter, &ranges, &n, err);
+    }
+    int64_t num_rows = r->file->footer->meta.row_groups[g].num_rows;
+    bool is_all = ranges == NULL || (n == 1 && ranges[0].start == 0 && ranges[0].end == num_rows);
+    if (s == DL_OK && n > 0 && !is_all) {
+        r->ranges = ranges;
+        r->n_ranges = n;
+        for (size_t i = 0; i < r->n_cols && s == DL_OK; i++) {
+            s = dl_pq_rg_index_plan(&idx, r->cols[i].node->leaf_index, ranges, n, &r->plans[i],
+                                    err);
+            if (s == DL_OK && r->plans[i] != NULL) {
+                r->stats.pages_skipped += (int64_t)(r->plans[i]->n_pages - r->plans[i]->n_needed);
+            }
+        }
+    }
+    r->stats.bytes_read += idx.bytes_read;
+    if (s != DL_OK) {
+        dl_error_prefix(err, "row group %d", (int)g);
+        return s;
+    }
+    *out_any = *out_any && n > 0;
+    return DL_OK;
+}
+
 /* Moves to the next row group with rows to read; false at the end. */
 static dl_status
 advance(dl_pq_reader *r, bool *out_more, dl_error *err) {
@@ -436,6 +512,12 @@ advance(dl_pq_reader *r, bool *out_more, dl_error *err) {
             r->stats.row_groups_skipped++;
             continue;
         }
+        bool any = true;
+        DL_TRY(plan_row_group(r, g, &any, err));
+        if (!any) {
+            r->stats.row_groups_skipped++;
+            continue;
+        }
         DL_TRY(open_row_group(r, g, err));
         *out_more = true;
         return DL_OK;
@@ -444,12 +526,27 @@ advance(dl_pq_reader *r, bool *out_more, dl_error *err) {
     return DL_OK;
 }
 
+/* With ranges: moves every column to the start of the batch, the next row of the current
+ * range; *out_n receives the rows left in the range. */
+static dl_status
+seek_range(dl_pq_reader *r, int64_t *out_n, dl_error *err) {
+    const dl_pq_row_range *rr = &r->ranges[r->range_i];
+    r->rg_pos = DL_MAX(r->rg_pos, rr->start);
+    for (size_t i = 0; i < r->n_cols; i++) {
+        dl_pq_col *c = &r->cols[i];
+        DL_TRY_CTX(dl_pq_col_seek(c, r->rg_pos, err), err, "row group %d, column '%s'",
+                   (int)r->cur_rg, c->node->path);
+    }
+    *out_n = rr->end - r->rg_pos;
+    return DL_OK;
+}
+
 static dl_status
 read_batch(dl_pq_reader *r, dl_batch *batch, dl_error *err) {
     DL_TRY(dl_vec_batch_reset(batch, err));
     if (r->rg_left == 0) {
         if (r->cur_rg >= 0) {
-            DL_TRY(close_row_group(r, true, err));
+            DL_TRY(close_row_group(r, r->ranges == NULL, err));
         }
         bool more = false;
         DL_TRY(advance(r, &more, err));
@@ -459,6 +556,11 @@ read_batch(dl_pq_reader *r, dl_batch *batch, dl_error *err) {
         }
     }
     int64_t n = DL_MIN(r->rg_left, (int64_t)r->opts.batch_rows);
+    if (r->ranges != NULL) {
+        int64_t in_range = 0;
+        DL_TRY(seek_range(r, &in_range, err));
+        n = DL_MIN(n, in_range);
+    }
     for (size_t i = 0; i < r->n_top; i++) {
         dl_pq_plan_bind(r->top[i], batch->cols[i], r->targets);
     }
@@ -473,10 +575,13 @@ read_batch(dl_pq_reader *r, dl_batch *batch, dl_error *err) {
     }
     dl_vec_batch_set_count(batch, n);
     r->batch_rg = r->cur_rg;
-    r->batch_first = r->rg_next_row;
-    r->rg_next_row += n;
+    r->batch_first = r->rg_start[r->cur_rg] + r->rg_pos;
+    r->rg_pos += n;
     r->rg_left -= n;
     r->stats.rows += n;
+    if (r->ranges != NULL && r->rg_pos == r->ranges[r->range_i].end) {
+        r->range_i++;
+    }
     return DL_OK;
 }
 

@@ -158,7 +158,7 @@ const dl_pq_field *dl_pq_field_find(const dl_pq_field *root, const char *const *
 /* The child of parent whose Parquet field_id is field_id, or NULL. */
 const dl_pq_field *dl_pq_field_find_id(const dl_pq_field *parent, int32_t field_id);
 
-/* ---- Row-group filters --------------------------------------------------------------------- */
+/* ---- Filters (row groups and pages) ------------------------------------------------------- */
 
 /* A constant compared with a column's values, in the column's vector domain (TIMESTAMP in
  * micros, DATE in days, DECIMAL as the unscaled value at `scale`). */
@@ -194,10 +194,14 @@ typedef enum dl_pq_filter_op {
 } dl_pq_filter_op;
 
 /*
- * A predicate over leaf columns, for skipping row groups: `column op value`, `column IN
- * (values)`, `column IS [NOT] NULL`, and AND/OR of those (children). Comparisons follow SQL:
- * a null never matches them. column is a LEAF field of the file; nested leaves (inside lists)
- * are accepted and judged on the whole column chunk.
+ * A predicate over leaf columns, for skipping row groups and pages: `column op value`,
+ * `column IN (values)`, `column IS [NOT] NULL`, and AND/OR of those (children). Comparisons
+ * follow SQL: a null never matches them. Floating-point comparisons are IEEE 754's: NaN matches
+ * none, since statistics leave NaN out of their bounds (a caller that orders NaN above every
+ * number, as Spark does, must not push `>`/`>=` on a FLOAT/DOUBLE column that may hold NaN).
+ * Integers annotated unsigned are compared by their unsigned value, as the statistics order
+ * them. column is a LEAF field of the file; nested leaves (inside lists) are accepted and
+ * judged on the whole column chunk (or page): a row may match when any of its values may.
  */
 typedef struct dl_pq_filter dl_pq_filter;
 
@@ -234,17 +238,41 @@ typedef struct dl_pq_read_options {
     size_t n_columns;
     const int32_t *row_groups; /* the row groups to read, in this order; NULL = all */
     size_t n_row_groups;
-    const dl_pq_filter *filter; /* row groups it rules out are skipped; NULL = none */
-    int32_t batch_rows;         /* rows per batch, 1..DL_BATCH_CAPACITY; 0 = the capacity */
-    bool is_dict_flattened;     /* dictionary-encoded strings as FLAT vectors too */
-    bool is_crc_skipped;        /* do not verify page CRCs */
-    bool is_utf8_unchecked;     /* do not check that STRING values are valid UTF-8 */
+    /* Row groups the filter rules out are skipped, and in the rest, pages (and their rows)
+     * that the page index rules out: see "Page skipping" below. NULL = none. */
+    const dl_pq_filter *filter;
+    int32_t batch_rows;       /* rows per batch, 1..DL_BATCH_CAPACITY; 0 = the capacity */
+    bool is_dict_flattened;   /* dictionary-encoded strings as FLAT vectors too */
+    bool is_crc_skipped;      /* do not verify page CRCs */
+    bool is_utf8_unchecked;   /* do not check that STRING values are valid UTF-8 */
     size_t max_page_size;     /* LIMIT beyond this many decompressed bytes per page; 0 = default */
     int64_t max_batch_values; /* LIMIT beyond this many leaf values in a batch; 0 = default */
     /* When set, the column chunks of each row group are fetched and their first pages
      * decompressed in parallel on this pool (one task per column) as the row group starts. */
     dl_pool *pool;
+    bool is_page_index_ignored;   /* do not skip pages through the page index */
+    bool is_bloom_filter_ignored; /* do not skip row groups through Bloom filters */
 } dl_pq_read_options;
+
+/*
+ * Page skipping. With a filter, a row group that its statistics do not rule out is judged page
+ * by page on the page index (ColumnIndex and OffsetIndex) of the filter's leaves, where the
+ * file has one: the reader then reads only the rows of the pages that may match (a superset
+ * of the matching rows: the caller still applies the filter), and of each chosen column only
+ * the pages that hold those rows (the dictionary page is always read). Such a row group's rows
+ * come in batches of consecutive rows that never span a gap, so dl_pq_reader_batch_first_row
+ * + i is the file row of batch row i (what deletion vectors need); the rows skipped are
+ * counted in dl_pq_reader_stats. A page index that is missing, undecodable or inconsistent
+ * with its column chunk is ignored (the column is read in full); pages that turn out not to
+ * be where the index says, or to hold other row counts, are CORRUPT.
+ *
+ * Bloom filters. Before the page index, `=` and IN leaves of the filter are checked against
+ * the column chunks' Bloom filters where the file has them (split block, xxHash): a row group
+ * whose filters hold none of the constants is skipped. Constants are hashed in the column's
+ * physical form, so only those that convert exactly are checked (integers, dates, timestamps
+ * in micros or millis, floats, decimals on INT32/INT64/FIXED_LEN_BYTE_ARRAY, strings and
+ * binaries).
+ */
 
 /*
  * A reader of opts->columns (or every column) over the chosen row groups of file. opts may be
@@ -275,16 +303,20 @@ DL_NODISCARD dl_status dl_pq_reader_next(dl_pq_reader *reader, dl_batch *batch, 
 typedef struct dl_pq_reader_stats {
     int64_t rows;               /* rows returned */
     int64_t row_groups_read;    /* row groups decoded (at least in part) */
-    int64_t row_groups_skipped; /* row groups the filter ruled out */
-    int64_t pages;              /* data pages decoded */
-    int64_t dict_pages;         /* dictionary pages decoded */
-    int64_t bytes_read;         /* bytes read from the file */
+    int64_t row_groups_skipped; /* row groups the filter ruled out (statistics, Bloom filters or
+                                   the page index) */
+    int64_t row_groups_bloom_skipped; /* of those, ruled out by Bloom filters */
+    int64_t pages;                    /* data pages decoded */
+    int64_t dict_pages;               /* dictionary pages decoded */
+    int64_t bytes_read;               /* bytes read from the file */
+    int64_t pages_skipped;            /* data pages of row groups read in part that were not read */
+    int64_t rows_skipped;             /* rows of row groups read in part that were not returned */
 } dl_pq_reader_stats;
 
 void dl_pq_reader_get_stats(const dl_pq_reader *reader, dl_pq_reader_stats *out);
 
-/* The row group the last batch came from, and the file row of its first row; -1 before the
- * first batch. */
+/* The row group the last batch came from, and the file row of its first row (its rows are
+ * consecutive file rows, also when pages are skipped); -1 before the first batch. */
 int32_t dl_pq_reader_row_group(const dl_pq_reader *reader);
 int64_t dl_pq_reader_batch_first_row(const dl_pq_reader *reader);
 

@@ -54,14 +54,30 @@ le_i64(const char *p) {
     return (int64_t)v;
 }
 
+/*
+ * An INT32 bound in the vector domain. Narrow integers must lie in their annotation's range
+ * (INTEGER(8|16, signed), INTEGER(8|16, unsigned) stored zero-extended, as the spec has it):
+ * a bound outside it would not order like the values the reader converts, so it is dropped.
+ * Unsigned 32-bit bounds (compared unsigned by the writer) widen to bigint like the values.
+ */
 static bound
-int32_bound(dl_pq_conv conv, dl_str s) {
+int32_bound(const dl_pq_field *leaf, dl_str s) {
     if (s.len != 4) {
         return unknown();
     }
     int32_t v = le_i32(s.ptr);
-    switch (conv) {
+    const dl_pq_logical_type *lt = &leaf->node->logical;
+    bool is_unsigned = lt->kind == DL_PQ_LT_INTEGER && !lt->integer.is_signed;
+    switch ((dl_pq_conv)leaf->conv) {
+    case DL_PQ_CONV_I32_I8:
+        return v >= INT8_MIN && v <= INT8_MAX ? int_bound(v) : unknown();
+    case DL_PQ_CONV_I32_I16:
+        if (is_unsigned) {
+            return v >= 0 && v <= UINT8_MAX ? int_bound(v) : unknown();
+        }
+        return v >= INT16_MIN && v <= INT16_MAX ? int_bound(v) : unknown();
     case DL_PQ_CONV_U16_I32:
+        return v >= 0 && v <= UINT16_MAX ? int_bound(v) : unknown();
     case DL_PQ_CONV_U32_I64:
         return int_bound((int64_t)(uint32_t)v);
     case DL_PQ_CONV_I32_MS_US:
@@ -129,7 +145,7 @@ decode_bound(const dl_pq_field *leaf, dl_str s) {
     case DL_PQ_CONV_U16_I32:
     case DL_PQ_CONV_U32_I64:
     case DL_PQ_CONV_I32_MS_US:
-        return int32_bound(conv, s);
+        return int32_bound(leaf, s);
     case DL_PQ_CONV_I64:
     case DL_PQ_CONV_I64_MS_US:
     case DL_PQ_CONV_I64_NS_US:
@@ -310,45 +326,51 @@ may_compare(dl_pq_filter_op op, const dl_pq_scalar *c, const bound *min, const b
 
 /* ---- The filter tree ------------------------------------------------------------------------- */
 
-static const dl_pq_column_chunk *
-chunk_of(const dl_pq_file *file, const dl_pq_field *leaf, size_t rg) {
+int32_t
+dl_pq_filter_leaf_index(const dl_pq_file *file, const dl_pq_field *leaf) {
     if (leaf == NULL || leaf->kind != DL_PQ_FIELD_LEAF || !leaf->node->is_leaf) {
-        return NULL;
+        return -1;
     }
     int32_t idx = leaf->node->leaf_index;
+    if (idx < 0 || (size_t)idx >= file->footer->schema.n_leaves || file->leaf_field[idx] != leaf) {
+        return -1;
+    }
+    return idx;
+}
+
+static const dl_pq_column_chunk *
+chunk_of(const dl_pq_file *file, const dl_pq_field *leaf, size_t rg) {
+    int32_t idx = dl_pq_filter_leaf_index(file, leaf);
     const dl_pq_file_metadata *md = &file->footer->meta;
-    if (idx < 0 || (size_t)idx >= file->footer->schema.n_leaves || file->leaf_field[idx] != leaf ||
-        rg >= md->n_row_groups) {
+    if (idx < 0 || rg >= md->n_row_groups) {
         return NULL;
     }
     return &md->row_groups[rg].columns[idx];
 }
 
+/*
+ * May some value of a leaf, described by facts, satisfy the leaf predicate f? is_all_null says
+ * that no entry has a value; has_no_null that every entry has one; bounds (may be NULL) the
+ * usable min/max.
+ */
 static bool
-leaf_may_match(const dl_pq_file *file, const dl_pq_filter *f, size_t rg) {
-    const dl_pq_column_chunk *cc = chunk_of(file, f->column, rg);
-    if (cc == NULL || !cc->meta_data.has_statistics) {
-        return true;
-    }
-    const dl_pq_statistics *st = &cc->meta_data.statistics;
+facts_may_match(const dl_pq_filter *f, bool is_all_null, bool has_no_null,
+                const dl_pq_stats_bounds *bounds) {
     bool is_flat = f->column->node->max_rep_level == 0;
-    bool all_null = is_flat && st->has_null_count && st->null_count == cc->meta_data.num_values;
-    bool no_null = st->has_null_count && st->null_count == 0;
     if (f->op == DL_PQ_FILTER_IS_NULL) {
-        return !(is_flat && no_null);
+        return !(is_flat && has_no_null);
     }
     if (f->op == DL_PQ_FILTER_IS_NOT_NULL) {
-        return !all_null;
+        return !(is_flat && is_all_null);
     }
-    if (all_null) {
+    if (is_all_null) {
         return false;
     }
-    dl_pq_stats_bounds sb;
-    if (!dl_pq_stats_usable(f->column->node, &file->footer->writer, st, &sb)) {
+    if (bounds == NULL) {
         return true;
     }
-    bound min = sb.has_min ? decode_bound(f->column, sb.min) : unknown();
-    bound max = sb.has_max ? decode_bound(f->column, sb.max) : unknown();
+    bound min = bounds->has_min ? decode_bound(f->column, bounds->min) : unknown();
+    bound max = bounds->has_max ? decode_bound(f->column, bounds->max) : unknown();
     if (f->op == DL_PQ_FILTER_IN) {
         for (size_t i = 0; i < f->n_values; i++) {
             if (may_compare(DL_PQ_FILTER_EQ, &f->values[i], &min, &max)) {
@@ -361,6 +383,40 @@ leaf_may_match(const dl_pq_file *file, const dl_pq_filter *f, size_t rg) {
         return true;
     }
     return may_compare(f->op, &f->values[0], &min, &max);
+}
+
+static bool
+leaf_may_match(const dl_pq_file *file, const dl_pq_filter *f, size_t rg) {
+    const dl_pq_column_chunk *cc = chunk_of(file, f->column, rg);
+    if (cc == NULL || !cc->meta_data.has_statistics) {
+        return true;
+    }
+    const dl_pq_statistics *st = &cc->meta_data.statistics;
+    bool is_flat = f->column->node->max_rep_level == 0;
+    bool all_null = is_flat && st->has_null_count && st->null_count == cc->meta_data.num_values;
+    bool no_null = st->has_null_count && st->null_count == 0;
+    dl_pq_stats_bounds sb;
+    bool usable = dl_pq_stats_usable(f->column->node, &file->footer->writer, st, &sb);
+    return facts_may_match(f, all_null, no_null, usable ? &sb : NULL);
+}
+
+bool
+dl_pq_filter_page_may_match(const dl_pq_file *file, const dl_pq_filter *f,
+                            const dl_pq_column_index *ci, size_t page) {
+    bool is_null_page = ci->null_pages[page];
+    bool has_nulls = !ci->has_null_counts || ci->null_counts[page] != 0;
+    if (is_null_page) {
+        return facts_may_match(f, true, false, NULL);
+    }
+    dl_pq_statistics st;
+    memset(&st, 0, sizeof(st));
+    st.min_value = ci->min_values[page];
+    st.max_value = ci->max_values[page];
+    st.has_min_value = true;
+    st.has_max_value = true;
+    dl_pq_stats_bounds sb;
+    bool usable = dl_pq_stats_usable(f->column->node, &file->footer->writer, &st, &sb);
+    return facts_may_match(f, false, !has_nulls, usable ? &sb : NULL);
 }
 
 bool
@@ -382,5 +438,214 @@ dl_pq_filter_may_match(const dl_pq_file *file, const dl_pq_filter *filter, size_
         return false;
     default:
         return leaf_may_match(file, filter, rg);
+    }
+}
+
+/* ---- Constants in a column's PLAIN form (Bloom filters) ----------------------------------------
+ */
+
+static void
+key_le(dl_pq_plain_key *k, uint64_t v, size_t width) {
+    uint8_t *b = k->buf[k->n];
+    for (size_t i = 0; i < width; i++) {
+        b[i] = (uint8_t)(v >> (8 * i));
+    }
+    k->bytes[k->n++] = dl_str_make((const char *)b, width);
+}
+
+/* c as an integer of the column's vector domain, when it is one. */
+static bool
+exact_int(const dl_pq_scalar *c, int64_t *out) {
+    if (c->kind == DL_PQ_SCALAR_INT) {
+        *out = c->i;
+        return true;
+    }
+    if (c->kind == DL_PQ_SCALAR_DECIMAL && c->scale == 0 && c->d >= INT64_MIN &&
+        c->d <= INT64_MAX) {
+        *out = (int64_t)c->d;
+        return true;
+    }
+    return false;
+}
+
+/* The INT32 bits an int column (with its conversion) stores for value v, when v is one. */
+static bool
+int32_key(const dl_pq_field *leaf, int64_t v, dl_pq_plain_key *k) {
+    const dl_pq_logical_type *lt = &leaf->node->logical;
+    bool is_unsigned = lt->kind == DL_PQ_LT_INTEGER && !lt->integer.is_signed;
+    int64_t lo = INT32_MIN;
+    int64_t hi = INT32_MAX;
+    switch ((dl_pq_conv)leaf->conv) {
+    case DL_PQ_CONV_I32_I8:
+        lo = INT8_MIN;
+        hi = INT8_MAX;
+        break;
+    case DL_PQ_CONV_I32_I16:
+        lo = is_unsigned ? 0 : INT16_MIN;
+        hi = is_unsigned ? UINT8_MAX : INT16_MAX;
+        break;
+    case DL_PQ_CONV_U16_I32:
+        lo = 0;
+        hi = UINT16_MAX;
+        break;
+    case DL_PQ_CONV_U32_I64:
+        lo = 0;
+        hi = UINT32_MAX;
+        break;
+    case DL_PQ_CONV_I32_MS_US:
+        if (v % 1000 != 0) {
+            return false;
+        }
+        v /= 1000;
+        break;
+    default:
+        break;
+    }
+    if (v < lo || v > hi) {
+        return false;
+    }
+    key_le(k, (uint64_t)(uint32_t)v, 4);
+    return true;
+}
+
+static bool
+float_key(const dl_pq_field *leaf, const dl_pq_scalar *c, dl_pq_plain_key *k) {
+    double f = c->f;
+    if (c->kind == DL_PQ_SCALAR_INT) {
+        if (c->i < -(INT64_C(1) << 53) || c->i > (INT64_C(1) << 53)) {
+            return false;
+        }
+        f = (double)c->i;
+    } else if (c->kind != DL_PQ_SCALAR_DOUBLE || isnan(f)) {
+        return false;
+    }
+    bool is_f32 = (dl_pq_conv)leaf->conv == DL_PQ_CONV_F32;
+    if (is_f32 && (double)(float)f != f) {
+        return false;
+    }
+    double both[2] = {f == 0.0 ? 0.0 : f, -0.0};
+    for (size_t i = 0; i < (f == 0.0 ? 2u : 1u); i++) {
+        uint64_t bits = 0;
+        if (is_f32) {
+            float g = (float)both[i];
+            uint32_t b32 = 0;
+            memcpy(&b32, &g, 4);
+            bits = b32;
+        } else {
+            memcpy(&bits, &both[i], 8);
+        }
+        key_le(k, bits, is_f32 ? 4 : 8);
+    }
+    return true;
+}
+
+/* c as the unscaled value of a decimal of scale `scale`, when it is one exactly. */
+static bool
+decimal_at_scale(const dl_pq_scalar *c, int32_t scale, dl_i128 *out) {
+    dl_i128 v = c->kind == DL_PQ_SCALAR_INT ? (dl_i128)c->i : c->d;
+    int32_t from = c->kind == DL_PQ_SCALAR_INT ? 0 : c->scale;
+    if (c->kind != DL_PQ_SCALAR_INT && c->kind != DL_PQ_SCALAR_DECIMAL) {
+        return false;
+    }
+    if (from <= scale) {
+        return scale_up(v, scale - from, out);
+    }
+    dl_i128 div = 1;
+    if (!scale_up(div, from - scale, &div) || v % div != 0) {
+        return false;
+    }
+    *out = v / div;
+    return true;
+}
+
+static bool
+decimal_key(const dl_pq_field *leaf, const dl_pq_scalar *c, dl_pq_plain_key *k) {
+    dl_i128 v = 0;
+    if (!decimal_at_scale(c, leaf->type->scale, &v)) {
+        return false;
+    }
+    switch ((dl_pq_conv)leaf->conv) {
+    case DL_PQ_CONV_I32_DEC:
+        if (v < INT32_MIN || v > INT32_MAX) {
+            return false;
+        }
+        key_le(k, (uint64_t)(uint32_t)(int32_t)v, 4);
+        return true;
+    case DL_PQ_CONV_I64_DEC:
+        if (v < INT64_MIN || v > INT64_MAX) {
+            return false;
+        }
+        key_le(k, (uint64_t)(int64_t)v, 8);
+        return true;
+    default: { /* FLBA_DEC: big-endian two's complement of type_length bytes */
+        size_t len = (size_t)leaf->node->type_length;
+        if (len == 0 || len > sizeof(k->buf[0])) {
+            return false;
+        }
+        uint8_t *b = k->buf[k->n];
+        dl_u128 u = (dl_u128)v;
+        for (size_t i = 0; i < len; i++) {
+            b[i] = (uint8_t)(u >> (8 * (len - 1 - i)));
+        }
+        dl_i128 back = 0;
+        if (dl_pq_decimal_from_be(b, len, &back, NULL) != DL_OK || back != v) {
+            return false; /* does not fit the width */
+        }
+        k->bytes[k->n++] = dl_str_make((const char *)b, len);
+        return true;
+    }
+    }
+}
+
+bool
+dl_pq_filter_plain_key(const dl_pq_field *leaf, const dl_pq_scalar *c, dl_pq_plain_key *out) {
+    memset(out, 0, sizeof(*out));
+    int64_t v = 0;
+    switch ((dl_pq_conv)leaf->conv) {
+    case DL_PQ_CONV_BA_STR:
+    case DL_PQ_CONV_BA_BIN:
+        if (c->kind != DL_PQ_SCALAR_BYTES) {
+            return false;
+        }
+        out->bytes[out->n++] = c->s;
+        return true;
+    case DL_PQ_CONV_FLBA_BIN:
+        if (c->kind != DL_PQ_SCALAR_BYTES || c->s.len != (size_t)leaf->node->type_length) {
+            return false;
+        }
+        out->bytes[out->n++] = c->s;
+        return true;
+    case DL_PQ_CONV_I32:
+    case DL_PQ_CONV_I32_I8:
+    case DL_PQ_CONV_I32_I16:
+    case DL_PQ_CONV_U16_I32:
+    case DL_PQ_CONV_U32_I64:
+    case DL_PQ_CONV_I32_MS_US:
+        return exact_int(c, &v) && int32_key(leaf, v, out);
+    case DL_PQ_CONV_I64:
+    case DL_PQ_CONV_I64_MS_US:
+        if (!exact_int(c, &v) ||
+            ((dl_pq_conv)leaf->conv == DL_PQ_CONV_I64_MS_US && v % 1000 != 0)) {
+            return false;
+        }
+        key_le(out, (uint64_t)((dl_pq_conv)leaf->conv == DL_PQ_CONV_I64 ? v : v / 1000), 8);
+        return true;
+    case DL_PQ_CONV_U64_DEC: {
+        dl_i128 d = 0;
+        if (!decimal_at_scale(c, 0, &d) || d < 0 || d > (dl_i128)UINT64_MAX) {
+            return false;
+        }
+        key_le(out, (uint64_t)d, 8);
+        return true;
+    }
+    case DL_PQ_CONV_F32:
+    case DL_PQ_CONV_F64:
+        return float_key(leaf, c, out);
+    case DL_PQ_CONV_I32_DEC:
+    case DL_PQ_CONV_I64_DEC:
+    case DL_PQ_CONV_FLBA_DEC:
+        return decimal_key(leaf, c, out);
+    default: /* BOOLEAN, INT96, nanosecond timestamps, FLOAT16, UUID, BYTE_ARRAY decimals */
+        return false;
     }
 }

@@ -138,11 +138,22 @@ typedef struct dl_pq_chunk_pages {
 } dl_pq_chunk_pages;
 
 /* Fetches the bytes of chunk and prepares to iterate its pages. Spare buffers left by an
- * earlier chunk (pages must be zeroed before the first use) are reused. */
+ * earlier chunk (pages must be zeroed before the first use) are reused. is_deferred fetches
+ * nothing: the caller picks the bytes to read with dl_pq_pages_window (page skipping). */
 DL_NODISCARD dl_status dl_pq_pages_open(dl_pq_chunk_pages *pages, dl_pq_file *file,
                                         const dl_allocator *alloc, dl_pq_codec_ctx *codec,
                                         const dl_pq_column_chunk *chunk, bool check_crc,
-                                        size_t max_page_size, dl_error *err);
+                                        size_t max_page_size, bool is_deferred, dl_error *err);
+
+/* Makes [offset, offset + len) of the file (a run of whole pages of the chunk, found through
+ * the OffsetIndex) the bytes pages are read from, the next header at offset. Pages already
+ * handed out keep their own references. Assumes: the range lies in the file. */
+DL_NODISCARD dl_status dl_pq_pages_window(dl_pq_chunk_pages *pages, int64_t offset, size_t len,
+                                          dl_error *err);
+
+/* Moves to the page header at file offset `offset` when it lies in the current window;
+ * false (nothing moved) otherwise. */
+bool dl_pq_pages_seek(dl_pq_chunk_pages *pages, int64_t offset);
 
 /* Releases the chunk, keeping buffers nobody else holds as spares for the next chunk. */
 void dl_pq_pages_close(dl_pq_chunk_pages *pages);
@@ -162,6 +173,93 @@ DL_NODISCARD dl_status dl_pq_pages_next(dl_pq_chunk_pages *pages, dl_pq_page *pa
 
 /* Drops the page's buffer reference, keeping the buffer for reuse when no one else holds it. */
 void dl_pq_page_release(dl_pq_chunk_pages *pages, dl_pq_page *page);
+
+/* ---- Page skipping (pq_reader_index.c) -------------------------------------------------- */
+
+/* Rows [start, end) of a row group. */
+typedef struct dl_pq_row_range {
+    int64_t start;
+    int64_t end;
+} dl_pq_row_range;
+
+/*
+ * Which data pages of a column chunk a reader reads, from the chunk's OffsetIndex (validated:
+ * pages in file order inside the chunk, the first at the chunk's data_page_offset, first rows
+ * rising from 0 below the row group's row count): a page is needed when its rows
+ * [locs[i].first_row_index, next page's first row or num_rows) meet the rows to read.
+ */
+typedef struct dl_pq_page_plan {
+    const dl_pq_page_location *locs;
+    const uint8_t *needed; /* per page, 1 = read it */
+    size_t n_pages;
+    size_t n_needed;
+    int64_t num_rows; /* of the row group */
+} dl_pq_page_plan;
+
+/* The rows of page i of plan: [locs[i].first_row_index, return value). */
+int64_t dl_pq_page_plan_end(const dl_pq_page_plan *plan, size_t i);
+
+/* The page indexes (ColumnIndex, OffsetIndex) of one row group's column chunks, loaded on
+ * first use into arena (which the caller resets between row groups). */
+typedef struct dl_pq_rg_index {
+    dl_pq_file *file;
+    const dl_allocator *alloc;
+    dl_arena *arena;
+    int32_t rg;
+    int64_t num_rows;
+    struct dl_pq_leaf_index *leaves; /* per leaf column, NULL until the first use */
+    int64_t bytes_read;
+} dl_pq_rg_index;
+
+/* Prepares idx for row group rg; nothing is read yet. NOMEM. */
+DL_NODISCARD dl_status dl_pq_rg_index_init(dl_pq_rg_index *idx, dl_pq_file *file,
+                                           const dl_allocator *alloc, dl_arena *arena, int32_t rg,
+                                           dl_error *err);
+
+/*
+ * The rows of the row group whose pages may satisfy filter, judged on the ColumnIndex and
+ * OffsetIndex of the filter's leaves with the semantics of dl_pq_filter_may_match: sorted,
+ * disjoint, non-empty ranges in idx->arena; *out_n 0 means no row can match. Leaves without
+ * a usable page index (absent, undecodable, inconsistent: the index is an optimisation and is
+ * then ignored) count as matching every row. Errors: IO reading the indexes, NOMEM.
+ */
+DL_NODISCARD dl_status dl_pq_rg_index_ranges(dl_pq_rg_index *idx, const dl_pq_filter *filter,
+                                             dl_pq_row_range **out, size_t *out_n, dl_error *err);
+
+/* The page plan of leaf column leaf_index for ranges[0, n), or *out NULL when its OffsetIndex
+ * is absent or unusable (the column is then read page after page). IO, NOMEM. */
+DL_NODISCARD dl_status dl_pq_rg_index_plan(dl_pq_rg_index *idx, int32_t leaf_index,
+                                           const dl_pq_row_range *ranges, size_t n,
+                                           const dl_pq_page_plan **out, dl_error *err);
+
+/* The leaf index of leaf in file, or -1 when leaf is not one of its leaf columns. */
+int32_t dl_pq_filter_leaf_index(const dl_pq_file *file, const dl_pq_field *leaf);
+
+/* May page `page` of a ColumnIndex (one entry per page, checked) hold a value of leaf
+ * predicate f (a comparison, IN or IS [NOT] NULL on a leaf of file)? */
+bool dl_pq_filter_page_may_match(const dl_pq_file *file, const dl_pq_filter *f,
+                                 const dl_pq_column_index *ci, size_t page);
+
+/* The PLAIN encodings (what Bloom filters hash) a value of a leaf equal to a constant may
+ * have: one, or two for a floating-point zero (+0.0 and -0.0). */
+typedef struct dl_pq_plain_key {
+    dl_str bytes[2]; /* into buf, or the constant's own bytes (BYTES) */
+    size_t n;
+    uint8_t buf[2][16];
+} dl_pq_plain_key;
+
+/* Fills out for constant c and leaf; false when c cannot be put in the leaf's physical form
+ * exactly (another kind, a conversion that loses information, out of range): the caller must
+ * then assume the value may be present. */
+bool dl_pq_filter_plain_key(const dl_pq_field *leaf, const dl_pq_scalar *c, dl_pq_plain_key *out);
+
+/* False when the Bloom filters of the row group's column chunks prove that no row satisfies
+ * filter: `=` and IN on leaves with a filter, through AND and OR (anything else may match).
+ * Filters that are missing, of an algorithm, hash or compression other than split block,
+ * xxHash and none, or not inside the file, are ignored. Errors: IO, NOMEM. */
+DL_NODISCARD dl_status dl_pq_rg_index_bloom_may_match(dl_pq_rg_index *idx,
+                                                      const dl_pq_filter *filter, bool *out,
+                                                      dl_error *err);
 
 /* ---- Leaf column readers ----------------------------------------------------------------------
  */
@@ -246,6 +344,14 @@ typedef struct dl_pq_col {
 
     int64_t pages_read;
     int64_t dict_pages_read;
+
+    /* Position and page skipping. */
+    int64_t row;                 /* records of the chunk consumed (read or skipped) */
+    const dl_pq_page_plan *plan; /* NULL: every page is read in turn */
+    int32_t plan_page;           /* plan: OffsetIndex entry of the current data page, -1 */
+    int32_t plan_next;           /* plan: the entry the next data page read must be */
+    int64_t page_recs;           /* plan, repeated columns: records started in the page */
+    bool is_discarding;          /* skipping records: levels and values are dropped */
 } dl_pq_col;
 
 /* Prepares an idle column reader for leaf. */
@@ -256,12 +362,25 @@ DL_NODISCARD dl_status dl_pq_col_init(dl_pq_col *col, const dl_pq_field *leaf,
 /* Releases everything the reader holds. */
 void dl_pq_col_destroy(dl_pq_col *col);
 
-/* Starts reading the column chunk of row group rg: fetches its bytes and, when prefetch, loads
+/*
+ * Starts reading the column chunk of row group rg: fetches its bytes and, when prefetch, loads
  * its first data page (and dictionary) too, so that a row group's chunks can be opened in
- * parallel. */
+ * parallel. With a plan (which must outlive the chunk), only the dictionary region and the
+ * runs of needed pages are fetched, when they are first needed; prefetch then moves to
+ * first_row (dl_pq_col_seek).
+ */
 DL_NODISCARD dl_status dl_pq_col_open_chunk(dl_pq_col *col, dl_pq_file *file, int32_t rg,
                                             bool check_crc, size_t max_page_size, bool prefetch,
+                                            const dl_pq_page_plan *plan, int64_t first_row,
                                             dl_error *err);
+
+/*
+ * Moves the reader to record `row` of the chunk (row >= col->row): with a plan, straight to
+ * the page that holds it (which must be a needed page), then past the records before it in
+ * that page, decoded and dropped; without one, past every record before it. CORRUPT when the
+ * pages disagree with the OffsetIndex (a page not where it says, or with another row count).
+ */
+DL_NODISCARD dl_status dl_pq_col_seek(dl_pq_col *col, int64_t row, dl_error *err);
 
 /* Ends the chunk; CORRUPT when it has level entries or pages left that no row used. */
 DL_NODISCARD dl_status dl_pq_col_close_chunk(dl_pq_col *col, bool check_end, dl_error *err);

@@ -21,8 +21,11 @@
  * buffers written after the last row group, ColumnIndexes first (parquet-mr's layout); the
  * offsets recorded in the ColumnChunks are relative to those buffers until then.
  *
- * File layout: "PAR1", row groups, ColumnIndexes, OffsetIndexes, FileMetaData, its u32 LE
- * length, "PAR1".
+ * Bloom filters (pq_write_bloom.c) are taken from the chunks at the same point, into a third
+ * buffer written before the page indexes.
+ *
+ * File layout: "PAR1", row groups, Bloom filters, ColumnIndexes, OffsetIndexes, FileMetaData,
+ * its u32 LE length, "PAR1".
  */
 #include <string.h>
 
@@ -69,6 +72,7 @@ struct dl_pq_writer {
     int64_t rg_rows;     /* rows in the open row group */
     int64_t num_rows;    /* rows in closed row groups */
     dl_buf row_groups;   /* dl_pq_row_group */
+    dl_buf bf_buf;       /* Bloom filters */
     dl_buf ci_buf;       /* ColumnIndexes */
     dl_buf oi_buf;       /* OffsetIndexes */
     dl_pq_key_value *kv; /* the footer's key-value pairs (arena) */
@@ -134,6 +138,7 @@ writer_free(dl_pq_writer *w) {
     }
     dl_buf_destroy(&w->segs);
     dl_buf_destroy(&w->row_groups);
+    dl_buf_destroy(&w->bf_buf);
     dl_buf_destroy(&w->ci_buf);
     dl_buf_destroy(&w->oi_buf);
     dl_arena_destroy(&w->arena);
@@ -253,6 +258,37 @@ setup_columns(dl_pq_writer *w, dl_error *err) {
     return s;
 }
 
+/* Gives the leaves named in bloom_filter_columns their filters. */
+static dl_status
+setup_blooms(dl_pq_writer *w, dl_error *err) {
+    dl_pq_write_options *o = &w->ctx.opts;
+    DL_CHECK(o->bloom_filter_columns != NULL || o->n_bloom_filter_columns == 0, err,
+             DL_ERR_INVALID_ARG, "Parquet writer: %zu Bloom filter columns given without an array",
+             o->n_bloom_filter_columns);
+    if (o->bloom_filter_fpp == 0.0) {
+        o->bloom_filter_fpp = 0.01;
+    }
+    DL_CHECK(o->bloom_filter_fpp > 0.0 && o->bloom_filter_fpp < 1.0, err, DL_ERR_INVALID_ARG,
+             "Parquet writer: a Bloom filter false-positive probability of %g is not in (0, 1)",
+             o->bloom_filter_fpp);
+    size_t max_bytes = o->bloom_filter_max_bytes > 0 ? o->bloom_filter_max_bytes : (size_t)1 << 20;
+    for (size_t i = 0; i < o->n_bloom_filter_columns; i++) {
+        const char *name = o->bloom_filter_columns[i];
+        dl_pq_wleaf *leaf = NULL;
+        for (size_t k = 0; name != NULL && k < w->ws.n_leaves && leaf == NULL; k++) {
+            leaf = strcmp(w->ws.leaves[k].path, name) == 0 ? &w->ws.leaves[k] : NULL;
+        }
+        DL_CHECK(leaf != NULL, err, DL_ERR_INVALID_ARG,
+                 "Parquet writer: no leaf column '%s' for a Bloom filter (name leaves by their "
+                 "dotted Parquet path, e.g. 'tags.list.element')",
+                 name != NULL ? name : "(null)");
+        DL_TRY(dl_pq_wleaf_bloom_enable(leaf, w->ctx.alloc, max_bytes, err));
+    }
+    o->bloom_filter_columns = NULL; /* not kept: the leaves know */
+    o->n_bloom_filter_columns = 0;
+    return DL_OK;
+}
+
 static dl_status
 writer_setup(dl_pq_writer *w, dl_store *store, const char *path, dl_store_put_mode mode,
              dl_error *err) {
@@ -266,6 +302,7 @@ writer_setup(dl_pq_writer *w, dl_store *store, const char *path, dl_store_put_mo
     w->ctx.opts.field_ids = NULL;
     w->ctx.opts.n_field_ids = 0;
     DL_TRY(setup_columns(w, err));
+    DL_TRY(setup_blooms(w, err));
     DL_TRY(dl_store_writer_open(store, path, mode, &w->out, err));
     return write_bytes(w, "PAR1", 4, err);
 }
@@ -291,6 +328,7 @@ dl_pq_writer_open(dl_store *store, const char *path, dl_store_put_mode mode, con
     dl_arena_init(&w->arena, alloc, 0);
     dl_buf_init(&w->segs, alloc);
     dl_buf_init(&w->row_groups, alloc);
+    dl_buf_init(&w->bf_buf, alloc);
     dl_buf_init(&w->ci_buf, alloc);
     dl_buf_init(&w->oi_buf, alloc);
     dl_status s = writer_setup(w, store, path, mode, err);
@@ -444,11 +482,19 @@ write_chunk(dl_pq_writer *w, dl_pq_wleaf *leaf, dl_pq_column_chunk *cc, dl_error
     memset(cc, 0, sizeof(*cc));
     cc->file_offset = dict_offset;
     cc->has_meta_data = true;
+    size_t bf_at = w->bf_buf.len;
+    DL_TRY(dl_pq_wleaf_bloom_take(leaf, w->ctx.opts.bloom_filter_fpp, &w->bf_buf, err));
     size_t ci_at = w->ci_buf.len;
     size_t oi_at = w->oi_buf.len;
     bool has_ci = false;
     DL_TRY(dl_pq_wleaf_close_chunk(&w->ctx, leaf, dict_offset, data_offset, &w->arena,
                                    &cc->meta_data, &w->ci_buf, &has_ci, &w->oi_buf, err));
+    if (w->bf_buf.len > bf_at) {
+        cc->meta_data.bloom_filter_offset = (int64_t)bf_at; /* made absolute at close */
+        cc->meta_data.bloom_filter_length = (int32_t)(w->bf_buf.len - bf_at);
+        cc->meta_data.has_bloom_filter_offset = true;
+        cc->meta_data.has_bloom_filter_length = true;
+    }
     if (has_ci) {
         cc->column_index_offset = (int64_t)ci_at; /* made absolute at close */
         cc->column_index_length = (int32_t)(w->ci_buf.len - ci_at);
@@ -566,9 +612,12 @@ dl_pq_writer_num_rows(const dl_pq_writer *writer) {
 
 /* ---- Closing ------------------------------------------------------------------------------- */
 
-/* Writes the page indexes and makes the ColumnChunks' offsets to them absolute. */
+/* Writes the Bloom filters and page indexes and makes the ColumnChunks' offsets to them
+ * absolute. */
 static dl_status
 write_page_indexes(dl_pq_writer *w, dl_error *err) {
+    int64_t bf_base = w->offset;
+    DL_TRY(write_bytes(w, w->bf_buf.data, w->bf_buf.len, err));
     int64_t ci_base = w->offset;
     DL_TRY(write_bytes(w, w->ci_buf.data, w->ci_buf.len, err));
     int64_t oi_base = w->offset;
@@ -578,6 +627,9 @@ write_page_indexes(dl_pq_writer *w, dl_error *err) {
     for (size_t r = 0; r < n_rgs; r++) {
         for (size_t c = 0; c < rgs[r].n_columns; c++) {
             dl_pq_column_chunk *cc = &rgs[r].columns[c];
+            if (cc->meta_data.has_bloom_filter_offset) {
+                cc->meta_data.bloom_filter_offset += bf_base;
+            }
             if (cc->has_column_index_offset) {
                 cc->column_index_offset += ci_base;
             }

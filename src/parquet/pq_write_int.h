@@ -245,6 +245,10 @@ typedef struct dl_pq_wleaf {
     bool is_asc, is_desc;  /* boundary order so far */
     size_t ci_last;        /* index of the last page with bounds, + 1 (0: none) */
 
+    /* ---- the chunk's Bloom filter (pq_write_bloom.c) ---- */
+    uint8_t *bloom;   /* bitset of bloom_cap bytes, or NULL when the column has none */
+    size_t bloom_cap; /* a power of two, at least DL_PQ_BLOOM_BLOCK_BYTES */
+
     /* ---- the file ---- */
     dl_pq_wstats file_stats;
 } dl_pq_wleaf;
@@ -323,6 +327,22 @@ DL_NODISCARD dl_status dl_pq_wleaf_close_chunk(const dl_pq_writer_ctx *ctx, dl_p
                                                dl_arena *arena, dl_pq_column_metadata *md,
                                                dl_buf *ci, bool *out_has_ci, dl_buf *oi,
                                                dl_error *err);
+
+/* ---- Bloom filters (pq_write_bloom.c) --------------------------------------------------- */
+
+/* Gives leaf a Bloom filter of the largest power of two up to max_bytes (at least one
+ * block). INVALID_ARG for BOOLEAN and void leaves, NOMEM. Freed by dl_pq_wleaf_destroy. */
+DL_NODISCARD dl_status dl_pq_wleaf_bloom_enable(dl_pq_wleaf *leaf, const dl_allocator *alloc,
+                                                size_t max_bytes, dl_error *err);
+
+/* Adds the hashes of n values (as dl_pq_wleaf_put takes them) to the leaf's filter. */
+void dl_pq_wleaf_bloom_add(dl_pq_wleaf *leaf, const void *vals, size_t n);
+
+/* Appends the chunk's filter, folded to the size its distinct values need at fpp, as a
+ * BloomFilterHeader and bitset to out, and empties it for the next chunk. Nothing is
+ * appended for a leaf without a filter. NOMEM. */
+DL_NODISCARD dl_status dl_pq_wleaf_bloom_take(dl_pq_wleaf *leaf, double fpp, dl_buf *out,
+                                              dl_error *err);
 
 /* Uncompressed bytes of the open chunk so far (pages, open page, dictionary). */
 int64_t dl_pq_wleaf_buffered_bytes(const dl_pq_wleaf *leaf);

@@ -89,6 +89,8 @@ dl_pq_wleaf_destroy(dl_pq_wleaf *leaf) {
     dl_pq_wstats_destroy(&leaf->chunk_stats);
     dl_pq_wstats_destroy(&leaf->file_stats);
     dl_pq_wdict_destroy(&leaf->dict);
+    dl_mem_free(leaf->dict.alloc, leaf->bloom, leaf->bloom_cap);
+    leaf->bloom = NULL;
 }
 
 /* ---- Values into the open page ------------------------------------------------------------ */
@@ -147,6 +149,9 @@ dl_pq_wleaf_put(dl_pq_wcol *col, dl_pq_wleaf *leaf, const void *vals, const dl_i
                 dl_error *err) {
     DL_UNUSED(col);
     DL_TRY(dl_pq_wstats_update(&leaf->page_stats, leaf->vk, vals, dec, n, err));
+    if (leaf->bloom != NULL) {
+        dl_pq_wleaf_bloom_add(leaf, vals, n);
+    }
     leaf->page_values += (int64_t)n;
     uint32_t *indices = NULL;
     if (leaf->mode == DL_PQ_WMODE_DICT || leaf->mode == DL_PQ_WMODE_TRIAL) {
@@ -550,16 +555,17 @@ settle(dl_pq_wcol *col, dl_pq_wleaf *leaf, dl_pq_wmode mode, dl_error *err) {
     const uint32_t *indices = (const uint32_t *)(const void *)leaf->pend_indices.data;
     for (size_t i = 0; i < n; i++) {
         const dl_pq_wpend *p = &pend[i];
-        dl_pq_wpage pg = {.defs = leaf->max_def > 0 ? defs + p->defs_at : NULL,
-                          .reps = leaf->max_rep > 0 ? reps + p->defs_at : NULL,
-                          .values = leaf->pend_values.data + p->values_at,
-                          .values_len = p->values_len,
-                          .indices = indices + p->indices_at,
-                          .levels = p->levels,
-                          .n_values = p->n_values,
-                          .rows = p->rows,
-                          .nulls = p->nulls,
-                          .first_row = p->first_row};
+        dl_pq_wpage pg = {
+            .defs = leaf->max_def > 0 ? defs + p->defs_at : NULL,
+            .reps = leaf->max_rep > 0 ? reps + p->defs_at : NULL,
+            .values = leaf->pend_values.data != NULL ? leaf->pend_values.data + p->values_at : NULL,
+            .values_len = p->values_len,
+            .indices = indices != NULL ? indices + p->indices_at : NULL,
+            .levels = p->levels,
+            .n_values = p->n_values,
+            .rows = p->rows,
+            .nulls = p->nulls,
+            .first_row = p->first_row};
         DL_TRY(emit_page(col, leaf, &pg, err));
     }
     dl_buf *bufs[] = {&leaf->pend_defs, &leaf->pend_reps, &leaf->pend_values, &leaf->pend_indices,

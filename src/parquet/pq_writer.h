@@ -8,6 +8,7 @@
  *     "PAR1"
  *     row group 0: column chunk 0: [dictionary page] data page ... ; column chunk 1 ...
  *     row group 1 ...
+ *     Bloom filters of the chunks that have one (row group by row group, column by column)
  *     ColumnIndex of every chunk (row group by row group, column by column)
  *     OffsetIndex of every chunk (same order)
  *     FileMetaData (Thrift compact), u32 LE length, "PAR1"
@@ -65,6 +66,12 @@
  * as +0.0 (parquet.thrift, ColumnOrder). Signed physical types also get the deprecated min/max.
  * ColumnIndex and OffsetIndex are written for every chunk (a chunk with a page of only NaN, or
  * a page whose cut max has no upper bound, gets no ColumnIndex, as in parquet-mr).
+ *
+ * Bloom filters. For the columns named in bloom_filter_columns, every column chunk gets a
+ * split block Bloom filter of its values' xxHash64 (BloomFilter.md), written after the row
+ * groups and before the page indexes, at the chunk's bloom_filter_offset/length. Each chunk's
+ * filter is filled at bloom_filter_max_bytes, then folded to the smallest power of two that
+ * holds the distinct values it counts (estimated from the bits set) at bloom_filter_fpp.
  *
  * Memory and layout. Rows are encoded as they arrive into the current row group's column
  * chunks, which are held in memory (compressed pages) and written to the store column by column
@@ -131,6 +138,13 @@ typedef struct dl_pq_write_options {
     /* Threads to encode columns in parallel, or NULL to encode on the calling thread. Must
      * outlive the writer. */
     dl_pool *pool;
+    /* Bloom filters (split block, xxHash; see "Bloom filters" above) for these leaf columns,
+     * named by their dotted Parquet path as dl_pq_leaf_stats.path gives it ("id",
+     * "tags.list.element"); not for BOOLEAN or void columns. Copied at open. */
+    const char *const *bloom_filter_columns;
+    size_t n_bloom_filter_columns;
+    double bloom_filter_fpp;       /* false-positive probability wanted; 0 = 0.01 */
+    size_t bloom_filter_max_bytes; /* largest filter per column chunk; 0 = 1 MiB */
 } dl_pq_write_options;
 
 /* Fills opts with the defaults above. */
@@ -181,9 +195,10 @@ typedef struct dl_pq_write_result {
  * Starts writing path in store (mode as for dl_store_writer_open) with the columns of schema,
  * a STRUCT type that must outlive the writer. opts may be NULL for the defaults; alloc may be
  * NULL (libc). Fails with INVALID_ARG for bad options (unknown codec, level out of range,
- * field_ids of the wrong count, a zero-size limit), UNSUPPORTED for a schema Parquet cannot
- * hold (a schema without leaves, deeper than DL_PQ_MAX_SCHEMA_DEPTH), and what the store
- * reports. On failure nothing is left in the store.
+ * field_ids of the wrong count, a zero-size limit, a Bloom filter column that is not a leaf
+ * path of the schema or is BOOLEAN or void, an fpp outside (0, 1)), UNSUPPORTED for a schema
+ * Parquet cannot hold (a schema without leaves, deeper than DL_PQ_MAX_SCHEMA_DEPTH), and what the
+ * store reports. On failure nothing is left in the store.
  */
 DL_NODISCARD dl_status dl_pq_writer_open(dl_store *store, const char *path, dl_store_put_mode mode,
                                          const dl_type *schema, const dl_pq_write_options *opts,

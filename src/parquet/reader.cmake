@@ -5,6 +5,7 @@ list(APPEND DL_PQ_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/pq_reader_types.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_reader.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_reader_filter.c
+  ${CMAKE_CURRENT_LIST_DIR}/pq_reader_index.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_page.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_column.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_column_conv.c

@@ -3,6 +3,7 @@
 # file. A build hash for created_by can be given with -DDL_BUILD_HASH=<hash> (default "none").
 list(APPEND DL_PQ_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/pq_write.c
+  ${CMAKE_CURRENT_LIST_DIR}/pq_write_bloom.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_write_dict.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_write_page.c
   ${CMAKE_CURRENT_LIST_DIR}/pq_write_schema.c

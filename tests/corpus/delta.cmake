@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-# The Delta corpus runner (tests/corpus/delta_corpus.c): one ctest test per table of
-# ../shared/corpus (named delta_corpus/<folder>/<table>, skipped with code 77 when the table
-# needs the Parquet checkpoint reader or is absent) and one that runs them all and prints the
-# summary line. Included from tests/unit/delta/log.cmake.
+# The Delta corpus runner (tests/corpus/delta_corpus.c, rows compared through delta_rows.c):
+# one ctest test per table of ../shared/corpus (named delta_corpus/<folder>/<table>, skipped
+# with code 77 when the table is absent) and one that runs them all and prints the summary
+# lines. Included from tests/unit/delta/log.cmake.
 set(DL_DELTA_CORPUS_DIR ${CMAKE_SOURCE_DIR}/../shared/corpus)
-add_executable(delta_corpus_run ${CMAKE_SOURCE_DIR}/tests/corpus/delta_corpus.c)
+add_executable(delta_corpus_run ${CMAKE_SOURCE_DIR}/tests/corpus/delta_corpus.c
+               ${CMAKE_SOURCE_DIR}/tests/corpus/delta_corpus_skip.c
+               ${CMAKE_SOURCE_DIR}/tests/corpus/delta_rows.c)
 target_link_libraries(delta_corpus_run PRIVATE dl_delta dl_json dl_parquet dl_store)
 target_compile_definitions(delta_corpus_run PRIVATE DL_CORPUS_DIR="${DL_DELTA_CORPUS_DIR}")
 add_test(NAME delta_corpus_summary COMMAND delta_corpus_run WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -466,14 +466,15 @@ TEST(test_v2_json_checkpoint_is_read) {
     CHECK(find_file(s, "gone", true) != NULL);
     CHECK(find_file(s, "from-checkpoint", true) != NULL);
     dl_delta_snapshot_unref(s);
-    /* A V2 checkpoint with Parquet sidecars needs the Parquet reader. */
+    /* A V2 checkpoint whose Parquet sidecar is missing is corrupt (test_delta_checkpoint.c
+     * reads sidecars that are there). */
     CHECK(tl_write(&t, "00000000000000000001.checkpoint.aaaa-bbbb.json",
                    "{\"checkpointMetadata\":{\"version\":1}}\n" HEADER
                    "{\"sidecar\":{\"path\":\"s.parquet\",\"sizeInBytes\":1,"
                    "\"modificationTime\":1}}\n"));
     CHECK(load(&t, -1, &err, &st) == NULL);
-    CHECK_INT_EQ(st, DL_ERR_UNSUPPORTED);
-    CHECK_ERR_CONTAINS(&err, "sidecar s.parquet");
+    CHECK_INT_EQ(st, DL_ERR_CORRUPT);
+    CHECK_ERR_CONTAINS(&err, "_delta_log/_sidecars/s.parquet (a sidecar of checkpoint");
     tl_table_free(&t);
 }
 

@@ -327,6 +327,120 @@ pqt_read_file(const char *path, dl_buf *buf) {
     return rc;
 }
 
+/* ---- Filtered reads ---------------------------------------------------------------------------
+ */
+
+void
+pqt_rows_free(pqt_rows *rows) {
+    dl_buf_destroy(&rows->text);
+    dl_mem_free(NULL, rows->at, rows->at != NULL ? (size_t)(rows->n + 1) * sizeof(size_t) : 0);
+    memset(rows, 0, sizeof(*rows));
+}
+
+dl_status
+pqt_rows_read(dl_pq_file *file, const dl_pq_read_options *opts, pqt_rows *out, dl_error *err) {
+    memset(out, 0, sizeof(*out));
+    dl_buf_init(&out->text, NULL);
+    dl_pq_read_options o = *opts;
+    o.filter = NULL;
+    int64_t n = dl_pq_file_num_rows(file);
+    out->at = dl_mem_alloc_array(NULL, (size_t)n + 1, sizeof(size_t));
+    DL_CHECK(out->at != NULL, err, DL_ERR_NOMEM, "out of memory");
+    out->n = n;
+    dl_pq_reader *r = NULL;
+    dl_batch *b = NULL;
+    dl_status s = dl_pq_reader_new(file, &o, &r, err);
+    if (s == DL_OK) {
+        s = dl_vec_batch_new(NULL, dl_pq_reader_schema(r), 0, &b, err);
+    }
+    int64_t row = 0;
+    while (s == DL_OK) {
+        s = dl_pq_reader_next(r, b, err);
+        if (s != DL_OK || b->count == 0) {
+            break;
+        }
+        for (int64_t i = 0; i < b->count && s == DL_OK && row < n; i++) {
+            out->at[row++] = out->text.len;
+            s = pqt_render_row(b, i, &out->text, err);
+        }
+    }
+    if (s == DL_OK && row != n) {
+        s = dl_error_set(err, DL_ERR_INTERNAL, "read %lld of %lld rows", (long long)row,
+                         (long long)n);
+    }
+    out->at[n] = out->text.len;
+    dl_vec_batch_free(b);
+    dl_pq_reader_free(r);
+    return s;
+}
+
+/* Checks batch row i against file row `at` of all. */
+static bool
+same_row(const pqt_rows *all, const dl_batch *b, int64_t i, int64_t at, int64_t last, dl_buf *row) {
+    dl_error err;
+    dl_buf_reset(row);
+    if (at <= last || at >= all->n) {
+        printf("  batch row at file row %lld after %lld (of %lld)\n", (long long)at,
+               (long long)last, (long long)all->n);
+        return false;
+    }
+    if (pqt_render_row(b, i, row, &err) != DL_OK) {
+        printf("  %s\n", err.msg);
+        return false;
+    }
+    size_t len = all->at[at + 1] - all->at[at];
+    if (row->len != len || memcmp(row->data, all->text.data + all->at[at], len) != 0) {
+        printf("  file row %lld: %.*s\n  read instead: %.*s\n", (long long)at, (int)len,
+               (const char *)all->text.data + all->at[at], (int)row->len, (const char *)row->data);
+        return false;
+    }
+    return true;
+}
+
+bool
+pqt_check_filtered(dl_pq_file *file, const pqt_rows *all, const dl_pq_read_options *opts,
+                   pqt_row_pred pred, void *ctx, dl_pq_reader_stats *stats) {
+    dl_error err;
+    memset(&err, 0, sizeof(err));
+    dl_pq_reader *r = NULL;
+    dl_batch *b = NULL;
+    uint8_t *seen = dl_mem_alloc_zero(NULL, (size_t)all->n + 1);
+    dl_buf row;
+    dl_buf_init(&row, NULL);
+    bool is_ok = seen != NULL && dl_pq_reader_new(file, opts, &r, &err) == DL_OK &&
+                 dl_vec_batch_new(NULL, dl_pq_reader_schema(r), 0, &b, &err) == DL_OK;
+    int64_t last = -1;
+    while (is_ok) {
+        is_ok = dl_pq_reader_next(r, b, &err) == DL_OK;
+        if (!is_ok || b->count == 0) {
+            break;
+        }
+        int64_t first = dl_pq_reader_batch_first_row(r);
+        for (int64_t i = 0; i < b->count && is_ok; i++) {
+            is_ok = same_row(all, b, i, first + i, last, &row);
+            seen[first + i] = 1;
+            last = first + i;
+        }
+    }
+    if (!is_ok && err.msg[0] != '\0') {
+        printf("  %s\n", err.msg);
+    }
+    for (int64_t at = 0; is_ok && at < all->n; at++) {
+        if (!seen[at] && pred(ctx, at)) {
+            printf("  file row %lld matches the filter but was skipped\n", (long long)at);
+            is_ok = false;
+        }
+    }
+    if (r != NULL && stats != NULL) {
+        dl_pq_reader_get_stats(r, stats);
+    }
+    dl_buf_destroy(&row);
+    dl_mem_free(NULL, seen, (size_t)all->n + 1);
+    dl_vec_batch_free(b);
+    dl_pq_reader_free(r);
+    return is_ok;
+}
+
 /* ---- Building files ------------------------------------------------------------------------ */
 
 static void

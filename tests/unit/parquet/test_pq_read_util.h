@@ -45,6 +45,34 @@ dl_status pqt_read_json(const uint8_t *data, size_t len, const char *columns,
 /* Reads a whole file into buf; -1 when it cannot be read. */
 int pqt_read_file(const char *path, dl_buf *buf);
 
+/* ---- Filtered reads ---------------------------------------------------------------------------
+ */
+
+/* Every row of a file rendered as a JSON line (pqt_render_row), indexed by file row. */
+typedef struct pqt_rows {
+    dl_buf text;
+    size_t *at; /* n + 1 offsets into text */
+    int64_t n;
+} pqt_rows;
+
+/* Reads every row of file with opts (its filter ignored) into out (free with pqt_rows_free,
+ * also after a failure). */
+dl_status pqt_rows_read(dl_pq_file *file, const dl_pq_read_options *opts, pqt_rows *out,
+                        dl_error *err);
+void pqt_rows_free(pqt_rows *rows);
+
+/* Whether file row `row` satisfies the filter being checked. */
+typedef bool (*pqt_row_pred)(void *ctx, int64_t row);
+
+/*
+ * Reads file with opts (a filter set) and checks it against all (read with the same columns,
+ * without the filter): each batch's rows are the file rows dl_pq_reader_batch_first_row gives,
+ * rising, with the same values; every row for which pred holds is among them. Prints what
+ * differs and returns false. stats (may be NULL) receives the reader's statistics.
+ */
+bool pqt_check_filtered(dl_pq_file *file, const pqt_rows *all, const dl_pq_read_options *opts,
+                        pqt_row_pred pred, void *ctx, dl_pq_reader_stats *stats);
+
 /* ---- Building files ------------------------------------------------------------------------ */
 
 /* A column being built: its pages for the current row group. */

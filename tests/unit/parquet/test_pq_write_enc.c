@@ -494,6 +494,96 @@ TEST(test_column_index_boundary_order) {
     CHECK(boundary_order_is(2, DL_PQ_BOUNDARY_UNORDERED));
 }
 
+/* ---- ColumnIndex page bounds --------------------------------------------------------------- */
+
+static const dl_pq_column_index *
+column_index(tw_file *f, dl_pq_column_index *ci) {
+    const dl_pq_column_chunk *cc = &f->footer->meta.row_groups[0].columns[0];
+    dl_error err;
+    if (!cc->has_column_index_offset ||
+        dl_pq_column_index_decode(f->bytes.data + cc->column_index_offset,
+                                  (size_t)cc->column_index_length, 0, &f->arena, ci,
+                                  &err) != DL_OK) {
+        return NULL;
+    }
+    return ci;
+}
+
+static dl_status
+fill_page_floats(dl_vector *v, int64_t r, dl_error *err) {
+    /* Pages of 3: zeros; -0.0 and numbers; NaN and numbers; nulls; -3, 0, NaN. */
+    static const float vals[15] = {0.0f,  0.0f, 0.0f, -0.0f, 1.0f,  2.0f, NAN, 5.0f,
+                                   -1.0f, 0.0f, 0.0f, 0.0f,  -3.0f, 0.0f, NAN};
+    if (r >= 9 && r < 12) {
+        return dl_vec_append_null(v, err);
+    }
+    return dl_vec_append_f32(v, vals[r], err);
+}
+
+static bool
+float_bound_is(dl_str b, float want) {
+    float got;
+    return b.len == 4 && (memcpy(&got, b.ptr, 4), memcmp(&got, &want, 4) == 0);
+}
+
+/* Page bounds follow the chunk's rules: NaN left out, a zero min is -0.0 and a zero max +0.0,
+ * a page of nulls is a null page with its null count. */
+TEST(test_column_index_page_bounds_follow_the_float_rules) {
+    tw_store st;
+    CHECK(tw_store_new(&st));
+    dl_pq_write_options o;
+    dl_pq_write_options_init(&o);
+    o.page_rows = 3;
+    o.is_dictionary_enabled = false;
+    tw_file f;
+    CHECK(write_one(&st, dl_vec_type_prim(DL_VEC_TYPE_FLOAT), true, 15, fill_page_floats, &o, &f));
+    dl_pq_column_index ci;
+    CHECK(column_index(&f, &ci) != NULL);
+    CHECK_INT_EQ(ci.n_null_pages, 5);
+    static const float want_min[5] = {-0.0f, -0.0f, -1.0f, 0.0f, -3.0f};
+    static const float want_max[5] = {0.0f, 2.0f, 5.0f, 0.0f, 0.0f};
+    for (size_t p = 0; p < 5; p++) {
+        CHECK_INT_EQ(ci.null_pages[p], p == 3);
+        CHECK_INT_EQ(ci.null_counts[p], p == 3 ? 3 : 0);
+        if (p != 3) {
+            CHECK(float_bound_is(ci.min_values[p], want_min[p]));
+            CHECK(float_bound_is(ci.max_values[p], want_max[p]));
+        }
+    }
+    tw_file_free(&f);
+    tw_store_free(&st);
+}
+
+static dl_status
+fill_page_strings(dl_vector *v, int64_t r, dl_error *err) {
+    static const char *const vals[6] = {"abcdefgh", "abc", "zz", "b\xff\xff\xff\xff\xff", "a", "b"};
+    return dl_vec_append_str(v, vals[r], strlen(vals[r]), err);
+}
+
+/* Byte-array page bounds are cut like the chunk's: the min to a prefix, the max to a prefix
+ * with its last incrementable byte incremented. */
+TEST(test_column_index_page_bounds_cut_long_values) {
+    tw_store st;
+    CHECK(tw_store_new(&st));
+    dl_pq_write_options o;
+    dl_pq_write_options_init(&o);
+    o.page_rows = 3;
+    o.is_dictionary_enabled = false;
+    o.stats_max_bytes = 4;
+    tw_file f;
+    CHECK(
+        write_one(&st, dl_vec_type_prim(DL_VEC_TYPE_BINARY), false, 6, fill_page_strings, &o, &f));
+    dl_pq_column_index ci;
+    CHECK(column_index(&f, &ci) != NULL);
+    CHECK_INT_EQ(ci.n_null_pages, 2);
+    CHECK(dl_str_eq_cstr(ci.min_values[0], "abc"));
+    CHECK(dl_str_eq_cstr(ci.max_values[0], "zz"));
+    CHECK(dl_str_eq_cstr(ci.min_values[1], "a"));
+    CHECK(dl_str_eq_cstr(ci.max_values[1], "c")); /* "b\xff..." cut to "b\xff\xff\xff" */
+    tw_file_free(&f);
+    tw_store_free(&st);
+}
+
 int
 main(void) {
     RUN(test_low_cardinality_strings_are_dictionary_encoded);
@@ -510,5 +600,7 @@ main(void) {
     RUN(test_long_strings_are_cut_with_a_correct_upper_bound);
     RUN(test_decimal_statistics_compare_signed_values);
     RUN(test_column_index_boundary_order);
+    RUN(test_column_index_page_bounds_follow_the_float_rules);
+    RUN(test_column_index_page_bounds_cut_long_values);
     return harness_finish();
 }
