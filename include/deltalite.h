@@ -2,10 +2,42 @@
 /*
  * deltalite: Delta Lake in C. This is the one public header.
  *
- * Caveats (read first):
- * - This is an early version: only the version functions exist yet. Opening a warehouse,
- *   running SQL and reading results come with the SQL engine.
- * - Every symbol is prefixed deltalite_ / DELTALITE_; nothing else is exported.
+ * A program opens a warehouse (a folder of Delta tables laid out as Spark's spark-warehouse),
+ * runs Spark SQL against it, and reads results row by row with typed getters or as an Arrow
+ * C stream. docs/api.md has a walk-through; this header is the contract.
+ *
+ *     deltalite_db *db = NULL;
+ *     if (deltalite_open("spark-warehouse", NULL, &db) != DELTALITE_OK) {
+ *         fprintf(stderr, "%s\n", db ? deltalite_error_message(db) : "out of memory");
+ *         deltalite_close(db);
+ *         return 1;
+ *     }
+ *     deltalite_result *r = NULL;
+ *     if (deltalite_query(db, "SELECT id, name FROM people ORDER BY id", &r) == DELTALITE_OK) {
+ *         bool has_row = false;
+ *         while (deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row) {
+ *             int64_t id = 0;
+ *             const char *name = NULL;
+ *             (void)deltalite_result_get_int64(r, 0, &id);
+ *             (void)deltalite_result_get_text(r, 1, &name, NULL);
+ *             printf("%lld %s\n", (long long)id, name ? name : "NULL");
+ *         }
+ *         deltalite_result_free(r);
+ *     }
+ *     deltalite_close(db);
+ *
+ * Conventions (every function follows them unless its comment says otherwise):
+ * - Fallible functions return a deltalite_status. On failure the handle's last error holds
+ *   the details (deltalite_error_message, _hint, _offset, _caret); a successful call clears it.
+ * - Strings returned are NUL-terminated UTF-8, owned by the library, and stay valid for the
+ *   lifetime stated at the function (never longer than the handle they came from).
+ * - Out-parameters are written on success; on failure they are zeroed/NULL.
+ * - Threads: a deltalite_db and everything obtained from it (results, streams) are used by one
+ *   thread at a time; different handles may be used on different threads at once, also on the
+ *   same warehouse (Delta's log keeps concurrent writers consistent). The library may run
+ *   work on its own worker threads inside a call.
+ * - Every symbol is prefixed deltalite_ / DELTALITE_ / Arrow's own names; nothing else is
+ *   exported.
  */
 #ifndef DELTALITE_H
 #define DELTALITE_H
@@ -48,11 +80,299 @@ typedef enum deltalite_status {
     DELTALITE_ERROR_LIMIT = 15        /* input exceeds a size or depth limit */
 } deltalite_status;
 
+/* Column types: Spark's (and Delta's) types. Values are stable. */
+typedef enum deltalite_type {
+    DELTALITE_TYPE_NULL = 0,           /* Spark's void: every value is NULL */
+    DELTALITE_TYPE_BOOLEAN = 1,        /* read with deltalite_result_get_bool */
+    DELTALITE_TYPE_BYTE = 2,           /* tinyint: get_int64 */
+    DELTALITE_TYPE_SHORT = 3,          /* smallint: get_int64 */
+    DELTALITE_TYPE_INT = 4,            /* int: get_int64 */
+    DELTALITE_TYPE_LONG = 5,           /* bigint: get_int64 */
+    DELTALITE_TYPE_FLOAT = 6,          /* float: get_double */
+    DELTALITE_TYPE_DOUBLE = 7,         /* double: get_double */
+    DELTALITE_TYPE_DECIMAL = 8,        /* decimal(p,s): get_text (exact) or get_double */
+    DELTALITE_TYPE_STRING = 9,         /* string: get_text or get_blob */
+    DELTALITE_TYPE_BINARY = 10,        /* binary: get_blob */
+    DELTALITE_TYPE_DATE = 11,          /* date: get_date */
+    DELTALITE_TYPE_TIMESTAMP = 12,     /* timestamp (an instant): get_timestamp */
+    DELTALITE_TYPE_TIMESTAMP_NTZ = 13, /* timestamp_ntz (a wall-clock time): get_timestamp */
+    DELTALITE_TYPE_STRUCT = 14,        /* struct<...>: get_text, or the Arrow stream */
+    DELTALITE_TYPE_ARRAY = 15,         /* array<...>: get_text, or the Arrow stream */
+    DELTALITE_TYPE_MAP = 16,           /* map<...>: get_text, or the Arrow stream */
+    DELTALITE_TYPE_INTERVAL_YM = 17,   /* interval year to month (query results only): get_text */
+    DELTALITE_TYPE_INTERVAL_DT = 18    /* interval day to second (query results only): get_text */
+} deltalite_type;
+
+/* A warehouse opened for SQL: a session with its settings and current schema. */
+typedef struct deltalite_db deltalite_db;
+
+/* The rows of one statement, read one at a time. */
+typedef struct deltalite_result deltalite_result;
+
+/* ---- version ------------------------------------------------------------------------------ */
+
 /* The library version as "MAJOR.MINOR.PATCH". Static storage; thread-safe. */
 DELTALITE_API const char *deltalite_version(void);
 
 /* The stable name of a status code ("OK", "CORRUPT", ...). Static storage; thread-safe. */
 DELTALITE_API const char *deltalite_status_name(deltalite_status status);
+
+/* ---- opening a warehouse ------------------------------------------------------------------- */
+
+/* deltalite_options.flags */
+#define DELTALITE_OPEN_CREATE 1u /* create the warehouse folder (and parents) if missing */
+#define DELTALITE_OPEN_NO_FSYNC                                     \
+    2u /* never fsync: for tests and scratch data, never for tables \
+          someone keeps (a crash may lose committed writes) */
+
+/* Options for deltalite_open. Zero-initialise, then set what you need; NULL = all defaults. */
+typedef struct deltalite_options {
+    /* Worker threads for scans and operators: 0 = one per CPU core, -1 = none (all work on
+     * the calling thread), n > 0 = n workers (at most 1024). */
+    int32_t threads;
+    /* The session time zone (spark.sql.session.timeZone), e.g. "UTC" or "+02:00"; NULL = UTC.
+     * Copied. */
+    const char *time_zone;
+    uint32_t flags;    /* DELTALITE_OPEN_* */
+    void *reserved[4]; /* must be NULL: room for future options */
+} deltalite_options;
+
+/*
+ * Opens the warehouse folder `warehouse` (relative paths are resolved against the working
+ * directory now): the schema `default` is the folder itself, schema s is `<warehouse>/s.db`,
+ * and every sub-folder holding a `_delta_log` is a table. Paths outside it are read with
+ * delta.`/path/to/table`.
+ *
+ * Returns DELTALITE_OK, or NOT_FOUND when the folder does not exist (and DELTALITE_OPEN_CREATE
+ * is not set), IO when it is not a folder, INVALID_ARG for bad options, NOMEM.
+ * Ownership: on success and on most failures *out is a handle to close with deltalite_close;
+ * after a failure it only answers the deltalite_error_* functions. *out is NULL only when
+ * out is NULL or memory ran out before the handle existed.
+ */
+DELTALITE_API deltalite_status deltalite_open(const char *warehouse,
+                                              const deltalite_options *options, deltalite_db **out);
+
+/*
+ * Closes the warehouse and frees the handle. NULL is a no-op (returns OK). Fails with
+ * INVALID_ARG, leaving everything open, while results or Arrow streams of this handle are
+ * still alive: free them first (as sqlite3_close refuses with SQLITE_BUSY).
+ */
+DELTALITE_API deltalite_status deltalite_close(deltalite_db *db);
+
+/* The warehouse folder as an absolute path. Valid until deltalite_close; "" after a failed
+ * open. */
+DELTALITE_API const char *deltalite_warehouse(const deltalite_db *db);
+
+/* ---- running SQL --------------------------------------------------------------------------- */
+
+/*
+ * Runs every statement of sql (separated by ';'), in order, discarding any rows (queries run
+ * to the end, so errors in their execution are reported). Stops at the first failing
+ * statement; the statements before it stay done. Error offsets count from the start of sql.
+ * An empty script (only blanks and comments) is OK.
+ */
+DELTALITE_API deltalite_status deltalite_exec(deltalite_db *db, const char *sql);
+
+/*
+ * Runs the statements of sql as deltalite_exec does, except the last, whose result is
+ * returned in *out for reading (statements that return nothing give zero columns and no
+ * rows). Queries are lazy: most of the work happens in deltalite_result_next_row.
+ * INVALID_ARG when sql holds no statement.
+ * Ownership: free *out with deltalite_result_free before closing db. Several results of one
+ * handle may be open at once and read interleaved.
+ */
+DELTALITE_API deltalite_status deltalite_query(deltalite_db *db, const char *sql,
+                                               deltalite_result **out);
+
+/* As deltalite_query for the len bytes at sql (no NUL needed). */
+DELTALITE_API deltalite_status deltalite_query_len(deltalite_db *db, const char *sql, size_t len,
+                                                   deltalite_result **out);
+
+/*
+ * True when sql ends with a complete statement: its last ';' lies outside strings, quoted
+ * names and comments, and only blanks or comments follow it (sqlite3_complete). A shell uses
+ * it to know when to stop reading lines. Thread-safe; sql NULL gives false.
+ */
+DELTALITE_API bool deltalite_is_complete(const char *sql);
+
+/* ---- the last error ------------------------------------------------------------------------ */
+
+/*
+ * The last error of db: its status (OK when the last call succeeded), message ("" when none),
+ * hint (what to do, "" when none), byte offset in the SQL text of the failing call (-1 when
+ * the error is not about a position), 1-based line and column of that offset (0 when none),
+ * and the caret rendering: the line of SQL holding the offset and a '^' under it,
+ *
+ *     SELECT a FROM t WHERE (b
+ *                             ^
+ *
+ * ("" when there is no offset). Strings stay valid until the next call on db (or on a result
+ * or stream of db). db NULL gives NOMEM / "out of memory" (deltalite_open's failure).
+ */
+DELTALITE_API deltalite_status deltalite_error_status(const deltalite_db *db);
+DELTALITE_API const char *deltalite_error_message(const deltalite_db *db);
+DELTALITE_API const char *deltalite_error_hint(const deltalite_db *db);
+DELTALITE_API int64_t deltalite_error_offset(const deltalite_db *db);
+DELTALITE_API int64_t deltalite_error_line(const deltalite_db *db);
+DELTALITE_API int64_t deltalite_error_column(const deltalite_db *db);
+DELTALITE_API const char *deltalite_error_caret(const deltalite_db *db);
+
+/* ---- results: columns ---------------------------------------------------------------------- */
+
+/* The number of columns (0 for statements that return nothing). */
+DELTALITE_API int32_t deltalite_result_column_count(const deltalite_result *result);
+
+/* Column col's name as Spark names it ("count(1)", "amount"), or NULL when col is out of
+ * range. Valid until deltalite_result_free. */
+DELTALITE_API const char *deltalite_result_column_name(const deltalite_result *result, int32_t col);
+
+/* Column col's type, or DELTALITE_TYPE_NULL when col is out of range. */
+DELTALITE_API deltalite_type deltalite_result_column_type(const deltalite_result *result,
+                                                          int32_t col);
+
+/* Column col's type in Spark's spelling ("int", "decimal(10,2)", "array<string>",
+ * "struct<a:int,b:string>"), or NULL when col is out of range. Valid until
+ * deltalite_result_free. */
+DELTALITE_API const char *deltalite_result_column_type_name(const deltalite_result *result,
+                                                            int32_t col);
+
+/* The precision and scale of a DECIMAL column (SCHEMA for other types, INVALID_ARG for col
+ * out of range). */
+DELTALITE_API deltalite_status deltalite_result_column_decimal(deltalite_result *result,
+                                                               int32_t col, int32_t *out_precision,
+                                                               int32_t *out_scale);
+
+/* The kind of statement that produced the result, upper case: "SELECT", "CREATE TABLE",
+ * "DESCRIBE HISTORY", ... Static storage. */
+DELTALITE_API const char *deltalite_result_statement(const deltalite_result *result);
+
+/* ---- results: rows ------------------------------------------------------------------------- */
+
+/*
+ * Moves to the next row: *out_has_row is true when there is one, false at the end (and every
+ * later call). Errors while the query runs (a corrupt file, an overflow in ANSI mode,
+ * raise_error) come back here, with db's last error set; the result then stays at its end.
+ * Values of the previous row become invalid.
+ */
+DELTALITE_API deltalite_status deltalite_result_next_row(deltalite_result *result,
+                                                         bool *out_has_row);
+
+/* True when column col of the current row is NULL (also when there is no current row or col
+ * is out of range). */
+DELTALITE_API bool deltalite_result_is_null(deltalite_result *result, int32_t col);
+
+/*
+ * Typed getters for column col of the current row. Each returns OK, INVALID_ARG when there is
+ * no current row, col is out of range or the value is NULL (check deltalite_result_is_null
+ * first), or SCHEMA when the column's type does not convert:
+ *
+ *   get_bool       BOOLEAN
+ *   get_int64      BYTE, SHORT, INT, LONG
+ *   get_double     FLOAT, DOUBLE, any integer, DECIMAL (rounded to the nearest double)
+ *   get_date       DATE: days since 1970-01-01
+ *   get_timestamp  TIMESTAMP (microseconds since 1970-01-01 UTC), TIMESTAMP_NTZ (the
+ *                  wall-clock time's microseconds since 1970-01-01 00:00, no zone)
+ *   get_blob       STRING, BINARY: the raw bytes (*out_len bytes, no NUL added), valid until
+ *                  the next row
+ */
+DELTALITE_API deltalite_status deltalite_result_get_bool(deltalite_result *result, int32_t col,
+                                                         bool *out);
+DELTALITE_API deltalite_status deltalite_result_get_int64(deltalite_result *result, int32_t col,
+                                                          int64_t *out);
+DELTALITE_API deltalite_status deltalite_result_get_double(deltalite_result *result, int32_t col,
+                                                           double *out);
+DELTALITE_API deltalite_status deltalite_result_get_date(deltalite_result *result, int32_t col,
+                                                         int32_t *out_days);
+DELTALITE_API deltalite_status deltalite_result_get_timestamp(deltalite_result *result, int32_t col,
+                                                              int64_t *out_micros);
+DELTALITE_API deltalite_status deltalite_result_get_blob(deltalite_result *result, int32_t col,
+                                                         const void **out, size_t *out_len);
+
+/*
+ * Any value as text, the way Spark's CAST(x AS STRING) writes it: booleans true/false,
+ * decimals with their scale (25.50), doubles as Java prints them (1.0, 1.0E10, NaN),
+ * dates 2026-10-02, timestamps 2026-10-02 08:00:00[.ffffff] in the session time zone,
+ * binary as its bytes, arrays [1, 2, null], maps {a -> 1}, structs {1, x},
+ * intervals INTERVAL '1-2' YEAR TO MONTH and INTERVAL '3 04:05:06.5' DAY TO SECOND.
+ * A NULL value gives OK with *out NULL (and *out_len 0). out_len may be NULL. The text is
+ * NUL-terminated and valid until the next row or deltalite_result_free.
+ */
+DELTALITE_API deltalite_status deltalite_result_get_text(deltalite_result *result, int32_t col,
+                                                         const char **out, size_t *out_len);
+
+/* Frees the result (a query not read to its end stops). NULL is a no-op. */
+DELTALITE_API void deltalite_result_free(deltalite_result *result);
+
+/* ---- Arrow C stream export ----------------------------------------------------------------- */
+
+/* The Arrow C Data Interface and C Stream Interface structures, exactly as the Arrow
+ * specification defines them (CDataInterface.rst, CStreamInterface.rst), with its guards. */
+#ifndef ARROW_C_DATA_INTERFACE
+#    define ARROW_C_DATA_INTERFACE
+
+#    define ARROW_FLAG_DICTIONARY_ORDERED 1
+#    define ARROW_FLAG_NULLABLE           2
+#    define ARROW_FLAG_MAP_KEYS_SORTED    4
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#    define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_STREAM_INTERFACE */
+
+/*
+ * Turns the rest of result into an Arrow C stream: the schema is a struct ("+s") with one
+ * field per column (names and types as the columns', nullable), and each get_next yields one
+ * record batch as a struct array (up to 2048 rows; zero-copy where the engine's vectors allow,
+ * dictionary columns decoded). The end of the stream is an array whose release is NULL. The
+ * callbacks return 0 or an errno value (EIO for engine errors, ENOMEM, EINVAL) with the
+ * message in get_last_error.
+ * Ownership: result moves into the stream, which frees it when released; do not use or free
+ * result afterwards, whatever the status. Rows already read with next_row are not repeated.
+ * Lifetime: release the stream before closing db; arrays it produced stay valid after the
+ * stream and db are gone. Threads: the stream is used by one thread at a time; arrays may be
+ * released on any thread.
+ */
+DELTALITE_API deltalite_status deltalite_result_to_arrow(deltalite_result *result,
+                                                         struct ArrowArrayStream *out);
+
+/* deltalite_query then deltalite_result_to_arrow: the last statement's rows as a stream. */
+DELTALITE_API deltalite_status deltalite_query_arrow(deltalite_db *db, const char *sql,
+                                                     struct ArrowArrayStream *out);
 
 #ifdef __cplusplus
 }

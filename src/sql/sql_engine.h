@@ -117,6 +117,11 @@ DL_NODISCARD dl_status dl_sql_result_next(dl_sql_result *result, const dl_batch 
 /* The kind of statement that produced the result (for messages and the shell). */
 dl_sql_stmt_kind dl_sql_result_stmt_kind(const dl_sql_result *result);
 
+/* Asks a running statement to stop: the next dl_sql_result_next (or the one running on another
+ * thread) fails with DL_ERR_INTERRUPTED at its next batch boundary. The only function that may
+ * be called from another thread while the result is in use (a shell's Ctrl-C handler). */
+void dl_sql_result_interrupt(dl_sql_result *result);
+
 /* Releases the result and everything it holds (snapshots, files, memory). NULL-tolerant. */
 void dl_sql_result_free(dl_sql_result *result);
 

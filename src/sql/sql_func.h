@@ -159,6 +159,29 @@ bool dl_sql_cast_is_implicit(const dl_type *from, const dl_type *to);
 DL_NODISCARD dl_status dl_sql_type_common(const dl_type *a, const dl_type *b, dl_arena *arena,
                                           const dl_type **out, dl_error *err);
 
+/* Spark's canAnsiCast: the casts ANSI mode allows (no date -> number, no boolean -> timestamp,
+ * no integer -> binary). dl_sql_cast_is_allowed is the legacy (non-ANSI) canCast; bind CAST
+ * with the one matching env->ansi. */
+bool dl_sql_cast_is_allowed_ansi(const dl_type *from, const dl_type *to);
+
+/* Where two types meet, for dl_sql_type_common_ex. */
+typedef enum dl_sql_coerce {
+    DL_SQL_COERCE_WIDER = 0, /* UNION, CASE, COALESCE, IN lists, arrays: findWiderTypeForTwo;
+                                string with a number or date widens to string */
+    DL_SQL_COERCE_COMPARE,   /* binary comparisons: string with a number or date becomes the
+                                number or date (PromoteStrings); string with decimal, double */
+} dl_sql_coerce;
+
+/*
+ * dl_sql_type_common with the context and mode spelled out. In ANSI mode (Spark 4's default)
+ * a string meets an integer as bigint, a float or decimal as double, and other atomic types as
+ * themselves, in both contexts; byte/short/int/long with float give double. dl_sql_type_common
+ * is this with DL_SQL_COERCE_WIDER and ansi false. *out is NULL when there is no common type.
+ */
+DL_NODISCARD dl_status dl_sql_type_common_ex(const dl_type *a, const dl_type *b, dl_sql_coerce how,
+                                             bool ansi, dl_arena *arena, const dl_type **out,
+                                             dl_error *err);
+
 /* Casts count rows of src (any layout) to out, an empty FLAT vector of the target type. */
 DL_NODISCARD dl_status dl_sql_cast(const dl_sql_fn_env *env, dl_sql_cast_mode mode,
                                    const dl_vector *src, int64_t count, dl_vector *out,

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The shell's private interface: output formats over rows of text, the grid that box mode
+ * collects, and the shell's state. The program (shell_main.c) is a client of the public API
+ * (include/deltalite.h) like any other: rows arrive as text from deltalite_result_get_text, so
+ * the shell prints every value exactly as the API and the sqllogictest runner show it.
+ */
+#ifndef DL_SHELL_SHELL_INT_H
+#define DL_SHELL_SHELL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "deltalite.h"
+
+#include "base/alloc.h"
+#include "base/buf.h"
+
+typedef enum dl_shell_mode {
+    DL_SHELL_MODE_BOX = 0,  /* box-drawn table with names and types (the default) */
+    DL_SHELL_MODE_CSV,      /* RFC 4180, a header line of names */
+    DL_SHELL_MODE_JSON,     /* an array of objects, one per line */
+    DL_SHELL_MODE_MARKDOWN, /* a GitHub-flavoured Markdown table */
+} dl_shell_mode;
+
+/* The mode named name ("box", "csv", "json", "markdown"); false when there is none. */
+bool dl_shell_mode_parse(const char *name, dl_shell_mode *out);
+const char *dl_shell_mode_name(dl_shell_mode mode);
+
+/* One column of a result as the renderers see it. */
+typedef struct dl_shell_col {
+    const char *name; /* the column name */
+    const char *type; /* Spark's spelling: "int", "decimal(10,2)" */
+    bool is_numeric;  /* right-aligned in box and markdown, unquoted in JSON */
+    bool is_boolean;  /* unquoted in JSON */
+} dl_shell_col;
+
+/* A row: n_cols cells, NULL for SQL NULL. */
+typedef const char *const *dl_shell_row;
+
+/*
+ * The rows box mode shows: all of them, or the first head_cap and the last tail_cap when there
+ * are more (the middle is elided with a row of dots). Rows are copied in.
+ */
+typedef struct dl_shell_grid {
+    const dl_allocator *alloc;
+    int32_t n_cols;
+    const dl_shell_col *cols;
+    int64_t n_rows;   /* rows added in total */
+    int64_t head_cap; /* rows kept from the start (-1: keep every row) */
+    int64_t tail_cap; /* rows kept from the end */
+    char **head;      /* head rows (each one block: cell pointers then bytes) */
+    int64_t n_head;
+    int64_t cap_head;   /* slots in head */
+    char **tail;        /* ring of tail_cap rows */
+    int64_t n_tail;     /* rows in the ring */
+    int64_t tail_start; /* index of the oldest ring row */
+} dl_shell_grid;
+
+/* max_rows < 0: keep every row; else keep max_rows rows (half from each end). */
+void dl_shell_grid_init(dl_shell_grid *g, const dl_allocator *alloc, const dl_shell_col *cols,
+                        int32_t n_cols, int64_t max_rows);
+void dl_shell_grid_destroy(dl_shell_grid *g);
+DL_NODISCARD dl_status dl_shell_grid_add(dl_shell_grid *g, dl_shell_row cells, dl_error *err);
+
+/* The rows kept: n_head + n_tail of them, in order; i indexes them (0 = the first). */
+int64_t dl_shell_grid_shown(const dl_shell_grid *g);
+dl_shell_row dl_shell_grid_row(const dl_shell_grid *g, int64_t i);
+
+/* Box rendering limits. */
+typedef struct dl_shell_box_opts {
+    int32_t max_width; /* total width in columns (terminal width); 0 = unlimited */
+} dl_shell_box_opts;
+
+/* Writes the grid as a box-drawn table (shell_box.c describes the layout). */
+DL_NODISCARD dl_status dl_shell_render_box(FILE *out, const dl_shell_grid *g,
+                                           const dl_shell_box_opts *opts, dl_error *err);
+
+/* Streaming formats: a header, then one call per row, then the end. */
+typedef struct dl_shell_stream {
+    FILE *out;
+    dl_shell_mode mode; /* CSV, JSON or MARKDOWN */
+    int32_t n_cols;
+    const dl_shell_col *cols;
+    int64_t n_rows; /* rows written */
+} dl_shell_stream;
+
+void dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode,
+                           const dl_shell_col *cols, int32_t n_cols);
+void dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells);
+void dl_shell_stream_end(dl_shell_stream *s);
+
+/* Display width of UTF-8 text: one column per code point (East Asian wide characters count
+ * one; combining marks count one). */
+size_t dl_shell_text_width(const char *s, size_t len);
+
+/* ---- the program's state ---------------------------------------------------------------- */
+
+typedef struct dl_shell {
+    deltalite_db *db;
+    const char *warehouse; /* as given (or the default) */
+    dl_shell_mode mode;
+    int64_t max_rows;    /* box mode: rows shown (-1 = all) */
+    int32_t max_width;   /* box mode: width (0 = unlimited) */
+    bool is_interactive; /* reading a terminal with a prompt */
+    bool bail;           /* stop at the first failing statement */
+    bool timer;          /* print each statement's run time */
+    bool should_quit;    /* .quit was read */
+    int64_t n_failed;    /* statements that failed */
+    FILE *out;           /* results */
+    FILE *err;           /* errors and notes */
+} dl_shell;
+
+/*
+ * Runs the SQL text (one or more statements; the text need not end with ';'), printing each
+ * result in the shell's mode and each error with its caret and hint. source and first_line
+ * place errors in scripts ("script.sql:14: Error: ..."); source NULL prints no place.
+ * Returns false when a statement failed.
+ */
+bool dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
+                      int64_t first_line);
+
+/* Prints the last error of sh->db for a statement whose text starts at line first_line of
+ * source (NULL: no place). */
+void dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line);
+
+/* Runs a dot-command line (".mode csv"). Returns false when it failed. */
+bool dl_shell_dot_command(dl_shell *sh, const char *line);
+
+/* Reads and runs SQL from f (a script, or the terminal when sh->is_interactive and f is
+ * stdin). Returns false when a statement failed (with bail, it stops there). */
+bool dl_shell_run_file(dl_shell *sh, FILE *f, const char *source);
+
+/* The interactive loop with libedit, history in ~/.deltalite_history. */
+void dl_shell_interactive(dl_shell *sh);
+
+#endif /* DL_SHELL_SHELL_INT_H */

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Running statements from the shell: split the text into statements, run each through the
+ * public API, print its rows in the current mode, or its error with the caret and the hint.
+ *
+ * Errors go to stderr as
+ *
+ *     script.sql:14: Error: syntax error at line 2, column 8: expected an expression, found 'FROM'
+ *     SELECT a,
+ *            ^
+ *     Hint: ...
+ *
+ * where "script.sql:14: " (the file and the line of the error in it) appears only for scripts;
+ * the message's own line and column count from the start of the statement.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "shell/shell_int.h"
+#include "sql/sql.h"
+
+static bool
+is_numeric_type(deltalite_type t) {
+    return t >= DELTALITE_TYPE_BYTE && t <= DELTALITE_TYPE_DECIMAL;
+}
+
+static int64_t
+count_lines(const char *s, size_t len) {
+    int64_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        n += s[i] == '\n' ? 1 : 0;
+    }
+    return n;
+}
+
+void
+dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line) {
+    deltalite_db *db = sh->db;
+    if (source != NULL) {
+        int64_t line =
+            first_line + (deltalite_error_line(db) > 0 ? deltalite_error_line(db) - 1 : 0);
+        (void)fprintf(sh->err, "%s:%lld: ", source, (long long)line);
+    }
+    (void)fprintf(sh->err, "Error: %s\n", deltalite_error_message(db));
+    const char *caret = deltalite_error_caret(db);
+    if (caret[0] != '\0') {
+        (void)fprintf(sh->err, "%s\n", caret);
+    }
+    const char *hint = deltalite_error_hint(db);
+    if (hint[0] != '\0') {
+        (void)fprintf(sh->err, "Hint: %s\n", hint);
+    }
+    (void)fflush(sh->err);
+}
+
+typedef struct result_view {
+    int32_t n_cols;
+    dl_shell_col *cols;
+    const char **cells;
+} result_view;
+
+static bool
+view_init(result_view *v, deltalite_result *r) {
+    v->n_cols = deltalite_result_column_count(r);
+    size_t n = (size_t)v->n_cols + 1;
+    v->cols = dl_mem_alloc_zero(NULL, n * sizeof(dl_shell_col));
+    v->cells = dl_mem_alloc_zero(NULL, n * sizeof(char *));
+    if (v->cols == NULL || v->cells == NULL) {
+        return false;
+    }
+    for (int32_t i = 0; i < v->n_cols; i++) {
+        deltalite_type t = deltalite_result_column_type(r, i);
+        v->cols[i] = (dl_shell_col){.name = deltalite_result_column_name(r, i),
+                                    .type = deltalite_result_column_type_name(r, i),
+                                    .is_numeric = is_numeric_type(t),
+                                    .is_boolean = t == DELTALITE_TYPE_BOOLEAN};
+    }
+    return true;
+}
+
+static void
+view_destroy(result_view *v) {
+    size_t n = (size_t)v->n_cols + 1;
+    dl_mem_free(NULL, v->cols, n * sizeof(dl_shell_col));
+    dl_mem_free(NULL, v->cells, n * sizeof(char *));
+}
+
+/* Moves to the next row and fetches its cells as text. */
+static deltalite_status
+next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
+    deltalite_status ds = deltalite_result_next_row(r, out_has_row);
+    for (int32_t i = 0; ds == DELTALITE_OK && *out_has_row && i < v->n_cols; i++) {
+        ds = deltalite_result_get_text(r, i, &v->cells[i], NULL);
+    }
+    return ds;
+}
+
+static deltalite_status
+print_box(dl_shell *sh, deltalite_result *r, result_view *v) {
+    dl_shell_grid g;
+    dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
+    bool has_row = false;
+    deltalite_status ds = DELTALITE_OK;
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = DL_OK;
+    while (st == DL_OK && (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+        st = dl_shell_grid_add(&g, v->cells, &err);
+    }
+    if (st == DL_OK && ds == DELTALITE_OK) {
+        dl_shell_box_opts opts = {.max_width = sh->max_width};
+        st = dl_shell_render_box(sh->out, &g, &opts, &err);
+    }
+    dl_shell_grid_destroy(&g);
+    if (st != DL_OK) {
+        (void)fprintf(sh->err, "Error: %s\n", err.msg);
+        return DELTALITE_ERROR_NOMEM;
+    }
+    return ds;
+}
+
+static deltalite_status
+print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
+    dl_shell_stream s;
+    dl_shell_stream_begin(&s, sh->out, sh->mode, v->cols, v->n_cols);
+    bool has_row = false;
+    deltalite_status ds = DELTALITE_OK;
+    while ((ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+        dl_shell_stream_row(&s, v->cells);
+    }
+    dl_shell_stream_end(&s);
+    return ds;
+}
+
+/* Prints a result in the current mode; statements without columns print nothing. */
+static deltalite_status
+print_result(dl_shell *sh, deltalite_result *r) {
+    result_view v;
+    if (!view_init(&v, r)) {
+        view_destroy(&v);
+        (void)fprintf(sh->err, "Error: out of memory\n");
+        return DELTALITE_ERROR_NOMEM;
+    }
+    deltalite_status ds = DELTALITE_OK;
+    if (v.n_cols == 0) {
+        bool has_row = true;
+        while (ds == DELTALITE_OK && has_row) {
+            ds = deltalite_result_next_row(r, &has_row);
+        }
+    } else if (sh->mode == DL_SHELL_MODE_BOX) {
+        ds = print_box(sh, r, &v);
+    } else {
+        ds = print_stream(sh, r, &v);
+    }
+    view_destroy(&v);
+    (void)fflush(sh->out);
+    return ds;
+}
+
+static double
+now_seconds(void) {
+    struct timespec ts;
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs one statement; prints its result or its error. */
+static bool
+run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int64_t line) {
+    double start = now_seconds();
+    deltalite_result *r = NULL;
+    deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
+    if (ds == DELTALITE_OK) {
+        ds = print_result(sh, r);
+        deltalite_result_free(r);
+    }
+    if (ds != DELTALITE_OK) {
+        dl_shell_print_error(sh, source, line);
+        sh->n_failed++;
+        return false;
+    }
+    if (sh->timer) {
+        (void)fprintf(sh->out, "Run Time: %.3f s\n", now_seconds() - start);
+    }
+    return true;
+}
+
+bool
+dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
+                 int64_t first_line) {
+    dl_sql_splitter sp;
+    dl_sql_splitter_init(&sp, sql, len);
+    dl_sql_piece piece;
+    bool ok = true;
+    while (dl_sql_splitter_next(&sp, &piece)) {
+        int64_t line = first_line + count_lines(sql, piece.offset);
+        if (!run_statement(sh, sql + piece.offset, piece.len, source, line)) {
+            ok = false;
+            if (sh->bail) {
+                break;
+            }
+        }
+    }
+    return ok;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Private to the hash join (sql_op_join*.c): the build side's rows and hash table, and the
+ * per-thread probe state.
+ *
+ * ---- The build side ----
+ *
+ * The right child is drained in parallel into per-thread 2048-row chunks (dl_sql_rows: its
+ * columns, then the values of key expressions that are not plain column references) and row
+ * hashes (dl_sql_hash_vec over the keys). The chunks are moved, not copied, into one list,
+ * then copied once into long FLAT vectors of exactly the right size (no regrowth): join
+ * outputs are DICT vectors over them, so build values are never copied again.
+ *
+ * The table groups build rows by key: open addressing with linear probing over 64-bit slots
+ *
+ *   bits 33..63  31 bits of the key's hash (a salt: most non-matches never touch the keys)
+ *   bit 32       the group has more than one row
+ *   bits 0..31   first row of the group + 1 (0: empty slot)
+ *
+ * and next[row] chains the other rows of a group (row + 1, 0 at the end). With a single
+ * integer key (the common foreign-key join) each slot word is followed by the key widened to
+ * 64 bits, so a probe reads one cache line and never touches the build columns. Finding a key's
+ * group compares keys once; the group's rows then all match on keys. Rows with a NULL in a
+ * key that is not null-safe (<=>) never match and are not inserted; they are listed in
+ * null_rows.
+ *
+ * NULL-aware joins (is_null_aware: NOT IN as ANTI, IN as MARK) treat key 0 as the IN
+ * comparison `x IN (SELECT y ...)` and the other keys as the subquery's correlation (plain
+ * equality): when a probe row has no match, the result is NULL (MARK) or the row is dropped
+ * (ANTI) if a match was only prevented by NULLs: x is NULL and some build row matches the
+ * correlation, or some build row with a NULL y does. MARK joins that are not null-aware
+ * (EXISTS) are simply TRUE or FALSE.
+ * Without keys (CROSS and nested-loop joins) every build row is a candidate of every probe
+ * row.
+ *
+ * ---- The probe side ----
+ *
+ * Each thread pulls the left child, evaluates and hashes the keys of a batch, and finds each
+ * row's group (all slots of the batch are prefetched first, so the cache misses overlap).
+ * Then candidate pairs (probe row, build row) are enumerated from a resumable cursor, at most
+ * a batch at a time, filtered by the residual predicate, and turned into output: left
+ * columns as DICT slices of the probe batch, right columns as DICT vectors over the build
+ * columns. When no probe row of a batch has two candidates and there is no residual, the
+ * output is the probe batch itself (its columns shared, its selection narrowed) plus DICT
+ * right columns indexed by physical row: no per-pair work at all.
+ *
+ * RIGHT and FULL joins mark matched build rows (relaxed atomic bytes, so parallel probes may
+ * mark the same row); the thread whose probe input ends last, counted against the threads
+ * that started, emits the unmatched build rows once.
+ */
+#ifndef DL_SQL_SQL_OP_JOIN_INT_H
+#define DL_SQL_SQL_OP_JOIN_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sql/sql_op_sort_int.h"
+
+#define DL_SQL_JT_SALT_SHIFT 33
+#define DL_SQL_JT_DUP        (UINT64_C(1) << 32)
+#define DL_SQL_JT_ROW_MASK   UINT64_C(0xFFFFFFFF)
+
+typedef struct dl_sql_join_build {
+    const dl_type *row_type; /* STRUCT: right columns, then extra key columns */
+    dl_sql_rows collect;     /* while draining: 2048-row chunks, moved from the threads */
+    dl_sql_colbuf rows;      /* then: the rows as long FLAT vectors */
+    int32_t *key_col;        /* key -> column of rows */
+    int32_t n_extra;         /* extra key columns */
+    dl_vector **key_vecs;    /* key columns of rows (references into rows.cols) */
+    uint64_t *hashes;        /* per row, while building */
+    int64_t cap_hashes;
+    uint64_t *slots;     /* the table (see above); NULL without keys */
+    uint64_t mask;       /* slots - 1 */
+    int32_t stride;      /* words per slot: 2 when the key itself follows the slot word */
+    bool is_int_key;     /* one integer key that is not null-safe, kept in the table */
+    uint32_t *next;      /* per row: next row of its group + 1 */
+    uint32_t *null_rows; /* rows with a NULL in a key that is not null-safe */
+    int64_t n_null_rows;
+    int64_t cap_null_rows;
+    _Atomic(unsigned char) *matched; /* RIGHT/FULL: per row */
+    void *matched_mem;               /* the same memory, to free */
+} dl_sql_join_build;
+
+/* The join's global state. */
+typedef struct dl_sql_join_state {
+    const dl_sql_join *join;
+    dl_sql_exec_ctx *exec;
+    int32_t n_left;           /* left columns */
+    int32_t n_right;          /* right columns */
+    dl_vec_phys *key_phys;    /* per key */
+    const dl_type *pair_type; /* left ++ right, for residuals of SEMI/ANTI/MARK */
+    dl_sql_join_build build;
+    bool has_dup_groups; /* some group has two rows */
+    atomic_int n_locals;
+    atomic_int n_finished;
+    atomic_bool is_emit_claimed;
+} dl_sql_join_state;
+
+typedef enum dl_sql_join_phase {
+    DL_SQL_JP_NEED_PROBE = 0,
+    DL_SQL_JP_PAIRS,
+    DL_SQL_JP_TAIL,
+    DL_SQL_JP_FINISH,
+    DL_SQL_JP_EMIT_BUILD,
+    DL_SQL_JP_DONE,
+} dl_sql_join_phase;
+
+/* One probing thread's state. */
+typedef struct dl_sql_join_local {
+    void *child; /* the left child's local */
+    dl_batch *in;
+    dl_sql_eval **key_evals;
+    dl_vector **keys;      /* this batch's key vectors (count rows) */
+    dl_vec_unified *ukeys; /* their unified views */
+    dl_sql_eval *residual;
+    dl_batch *pairs; /* SEMI/ANTI/MARK with a residual: pairs to filter */
+    dl_sql_join_phase phase;
+    bool is_finished_counted;
+    bool has_dups;     /* some probe row of this batch has two candidates */
+    int64_t k;         /* pair cursor: live probe row */
+    uint32_t pos;      /* pair cursor: build row + 1 next in k's chain */
+    bool is_in_chain;  /* pos was loaded for k */
+    int64_t build_pos; /* EMIT_BUILD cursor */
+    uint64_t hashes[DL_BATCH_CAPACITY];
+    uint32_t head[DL_BATCH_CAPACITY];    /* per live row: first candidate + 1, 0 none */
+    uint8_t null_key[DL_BATCH_CAPACITY]; /* per live row: a non-null-safe key is NULL */
+    uint8_t matched[DL_BATCH_CAPACITY];  /* per live row: pairs that passed */
+    uint32_t pk[DL_BATCH_CAPACITY];      /* pairs: live probe row */
+    uint32_t pb[DL_BATCH_CAPACITY];      /* pairs: build row */
+    uint32_t rows[DL_BATCH_CAPACITY];    /* scratch: physical rows */
+    uint8_t is_null[DL_BATCH_CAPACITY];  /* scratch */
+} dl_sql_join_local;
+
+/* ---- build side (sql_op_join_table.c) ---- */
+
+/* Drains the right child (open) into st->build and builds the table. */
+DL_NODISCARD dl_status dl_sql_join_build_run(dl_sql_join_state *st, dl_sql_operator *right,
+                                             dl_error *err);
+void dl_sql_join_build_free(dl_sql_join_state *st);
+
+/* Finds each live row's group: l->head, l->null_key, l->has_dups (keys evaluated and
+ * unified in l). */
+void dl_sql_join_probe(const dl_sql_join_state *st, dl_sql_join_local *l, int64_t count);
+
+/* True when probe row k (of l's unified keys) and build row b are equal on every key, a NULL
+ * on either side counting as equal (NOT IN and MARK semantics: "could match"). */
+bool dl_sql_join_maybe_equal(const dl_sql_join_state *st, const dl_sql_join_local *l, int64_t k,
+                             int64_t b);
+
+/* ---- emission (sql_op_join_emit.c) ---- */
+
+/* The next batch of the join into out. */
+DL_NODISCARD dl_status dl_sql_join_next(dl_sql_operator *op, dl_sql_join_local *l, dl_batch *out,
+                                        dl_error *err);
+
+#endif /* DL_SQL_SQL_OP_JOIN_INT_H */

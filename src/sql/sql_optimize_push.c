@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Filter pushdown (sql_optimize.c's first pass, top down): a FILTER moves below the nodes that
+ * do not change which rows it keeps, so it can reach a scan (and skip files and row groups) or
+ * shrink a join's input:
+ *
+ *   - through a PROJECT, with the projection's expressions substituted for its columns (when
+ *     they are deterministic and hold no subquery);
+ *   - into a join's inputs: conjuncts reading only the left side go left for INNER, CROSS,
+ *     LEFT, SEMI, ANTI, MARK and SINGLE joins; only the right side, right for INNER, CROSS and
+ *     RIGHT joins (pushing into the NULL-extended side of an outer join would change it);
+ *   - two FILTERs in a row become one.
+ */
+#include <string.h>
+
+#include "sql/sql_bind_int.h"
+
+static bool
+is_opaque(const dl_sql_bexpr *e) {
+    if (e->kind == DL_SQL_BEXPR_SUBQUERY || e->kind == DL_SQL_BEXPR_OUTER ||
+        (e->kind == DL_SQL_BEXPR_CALL && e->fn->is_volatile)) {
+        return true;
+    }
+    for (int32_t i = 0; i < e->n_args; i++) {
+        if (is_opaque(e->args[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A copy of e with COLUMN i replaced by a copy of exprs[i] (exprs NULL: by COLUMN i + shift). */
+static dl_sql_bexpr *
+rewrite(dl_arena *arena, const dl_sql_bexpr *e, dl_sql_bexpr *const *exprs, int32_t shift) {
+    if (e->kind == DL_SQL_BEXPR_COLUMN && exprs != NULL) {
+        return rewrite(arena, exprs[e->index], NULL, 0);
+    }
+    dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
+    if (c == NULL) {
+        return NULL;
+    }
+    if (e->n_args > 0) {
+        c->args = dl_arena_alloc_zero(arena, (size_t)e->n_args * sizeof(void *));
+        if (c->args == NULL) {
+            return NULL;
+        }
+    }
+    for (int32_t i = 0; i < e->n_args; i++) {
+        c->args[i] = rewrite(arena, e->args[i], exprs, shift);
+        if (c->args[i] == NULL) {
+            return NULL;
+        }
+    }
+    if (c->kind == DL_SQL_BEXPR_COLUMN) {
+        c->index += shift;
+    }
+    return c;
+}
+
+/* Lowest and highest COLUMN index of e (*lo > *hi when there is none). */
+static void
+column_range(const dl_sql_bexpr *e, int32_t *lo, int32_t *hi) {
+    if (e->kind == DL_SQL_BEXPR_COLUMN) {
+        *lo = DL_MIN(*lo, e->index);
+        *hi = DL_MAX(*hi, e->index);
+    }
+    for (int32_t i = 0; i < e->n_args; i++) {
+        column_range(e->args[i], lo, hi);
+    }
+}
+
+/* cond AND (the conjuncts of) more, as one expression. */
+static dl_status
+and_of(dl_arena *arena, dl_sql_bexpr **conj, int32_t n, dl_sql_bexpr **out, dl_error *err) {
+    if (n == 1) {
+        *out = conj[0];
+        return DL_OK;
+    }
+    dl_sql_bexpr *e = dl_arena_alloc_zero(arena, sizeof(*e));
+    dl_sql_bexpr **args = dl_arena_alloc_zero(arena, (size_t)n * sizeof(void *));
+    DL_CHECK(e != NULL && args != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    memcpy(args, conj, (size_t)n * sizeof(void *));
+    e->kind = DL_SQL_BEXPR_AND;
+    e->type = dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN);
+    e->loc = UINT32_MAX;
+    e->n_args = n;
+    e->args = args;
+    *out = e;
+    return DL_OK;
+}
+
+/* A FILTER of conj[0..n) over child. */
+static dl_status
+filter_over(dl_arena *arena, dl_sql_plan *child, dl_sql_bexpr **conj, int32_t n, dl_sql_plan **out,
+            dl_error *err) {
+    if (n == 0) {
+        *out = child;
+        return DL_OK;
+    }
+    dl_sql_plan *f = dl_arena_alloc_zero(arena, sizeof(*f));
+    DL_CHECK(f != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    f->kind = DL_SQL_PLAN_FILTER;
+    f->schema = child->schema;
+    f->n_cols = child->n_cols;
+    f->left = child;
+    f->loc = child->loc;
+    f->est_rows = child->est_rows < 0 ? -1.0 : child->est_rows * 0.5;
+    DL_TRY(and_of(arena, conj, n, &f->u.cond, err));
+    *out = f;
+    return DL_OK;
+}
+
+/* FILTER over PROJECT: PROJECT over FILTER with the expressions substituted. */
+static dl_status
+through_project(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
+    dl_sql_plan *f = *node;
+    dl_sql_plan *p = f->left;
+    for (int32_t i = 0; i < p->u.project.n_exprs; i++) {
+        if (is_opaque(p->u.project.exprs[i])) {
+            return DL_OK;
+        }
+    }
+    dl_sql_bexpr *cond = rewrite(arena, f->u.cond, p->u.project.exprs, 0);
+    DL_CHECK(cond != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    DL_TRY(filter_over(arena, p->left, &cond, 1, &p->left, err));
+    *node = p;
+    return DL_OK;
+}
+
+/* A filter's conjuncts sorted by where they can go below a join. */
+typedef struct join_split {
+    dl_sql_bexpr **left;  /* over the left columns */
+    dl_sql_bexpr **right; /* over the right columns, rebased to them */
+    dl_sql_bexpr **rest;  /* stay above the join */
+    int32_t nl, nr, nk;
+} join_split;
+
+static dl_status
+split_for_join(dl_arena *arena, const dl_sql_plan *j, dl_sql_bexpr **conj, int32_t n,
+               join_split *sp, dl_error *err) {
+    dl_sql_join_type t = j->u.join.type;
+    bool to_left = t != DL_SQL_JOIN_T_RIGHT && t != DL_SQL_JOIN_T_FULL;
+    bool to_right =
+        t == DL_SQL_JOIN_T_INNER || t == DL_SQL_JOIN_T_CROSS || t == DL_SQL_JOIN_T_RIGHT;
+    size_t un = (size_t)n;
+    dl_sql_bexpr **parts = dl_arena_alloc_zero(arena, 3 * un * sizeof(void *));
+    DL_CHECK(parts != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    dl_sql_bexpr **left = parts;
+    dl_sql_bexpr **right = parts + un;
+    dl_sql_bexpr **rest = parts + 2 * un;
+    int32_t nl = 0, nr = 0, nk = 0;
+    int32_t wl = j->left->n_cols;
+    bool is_oom = false;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t lo = INT32_MAX;
+        int32_t hi = -1;
+        column_range(conj[i], &lo, &hi);
+        bool opaque = is_opaque(conj[i]) || hi < 0;
+        bool is_right = !opaque && to_right && lo >= wl && hi < wl + j->right->n_cols;
+        if (is_right) {
+            right[nr] = rewrite(arena, conj[i], NULL, -wl);
+            is_oom = is_oom || right[nr] == NULL;
+            nr++;
+        } else if (!opaque && to_left && hi < wl) {
+            left[nl++] = conj[i];
+        } else {
+            rest[nk++] = conj[i];
+        }
+    }
+    DL_CHECK(!is_oom, err, DL_ERR_NOMEM, "out of memory optimizing");
+    *sp = (join_split){.left = left, .right = right, .rest = rest, .nl = nl, .nr = nr, .nk = nk};
+    return DL_OK;
+}
+
+/* FILTER over JOIN: the one-sided conjuncts into the sides that allow them. */
+static dl_status
+into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
+    dl_sql_plan *f = *node;
+    dl_sql_plan *j = f->left;
+    dl_sql_bexpr *c = f->u.cond;
+    dl_sql_bexpr **conj = c->kind == DL_SQL_BEXPR_AND ? c->args : &f->u.cond;
+    int32_t n = c->kind == DL_SQL_BEXPR_AND ? c->n_args : 1;
+    join_split sp;
+    DL_TRY(split_for_join(arena, j, conj, n, &sp, err));
+    DL_TRY(filter_over(arena, j->left, sp.left, sp.nl, &j->left, err));
+    DL_TRY(filter_over(arena, j->right, sp.right, sp.nr, &j->right, err));
+    if (sp.nk == 0) {
+        *node = j;
+        return DL_OK;
+    }
+    return and_of(arena, sp.rest, sp.nk, &f->u.cond, err);
+}
+
+dl_status
+dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
+    dl_sql_plan *p = *node;
+    if (p == NULL) {
+        return DL_OK;
+    }
+    for (int guard = 0; p->kind == DL_SQL_PLAN_FILTER && p->left != NULL && guard < 64; guard++) {
+        dl_sql_plan *child = p->left;
+        if (child->kind == DL_SQL_PLAN_FILTER) {
+            dl_sql_bexpr *both[2] = {p->u.cond, child->u.cond};
+            DL_TRY(and_of(exec->arena, both, 2, &child->u.cond, err));
+            *node = child;
+        } else if (child->kind == DL_SQL_PLAN_PROJECT) {
+            DL_TRY(through_project(exec->arena, node, err));
+        } else if (child->kind == DL_SQL_PLAN_JOIN) {
+            DL_TRY(into_join(exec->arena, node, err));
+        }
+        if (*node == p) {
+            break; /* nothing moved */
+        }
+        p = *node;
+    }
+    DL_TRY(dl_sql_push_filters(exec, &p->left, err));
+    return dl_sql_push_filters(exec, &p->right, err);
+}

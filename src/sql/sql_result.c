@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Statements and results (sql_engine.h): dl_sql_exec parses one statement into the result's
+ * arena, binds and plans a query lazily executed by dl_sql_result_next, or runs a statement
+ * that returns no rows (SET, USE, CREATE SCHEMA, COPY) right away. Statements that change
+ * tables are refused with UNSUPPORTED naming the statement until the write side lands.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "sql/sql_bind_int.h"
+
+struct dl_sql_result {
+    dl_sql_session *session;
+    dl_sql_stmt_kind kind;
+    dl_arena arena; /* statement lifetime: tree, plan, types, operators */
+    dl_sql_exec_ctx exec;
+    dl_sql_plan *plan; /* NULL for statements without rows */
+    const dl_type *schema;
+    dl_sql_operator *root;
+    void *local;
+    dl_batch *batch;
+    bool is_started;
+    bool is_done;
+    dl_status failed; /* DL_OK, or the status of the error that ended the result */
+};
+
+static int64_t
+now_micros(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static dl_status
+result_new(dl_sql_session *session, dl_sql_result **out, dl_error *err) {
+    dl_sql_result *r = dl_mem_alloc_zero(session->alloc, sizeof(*r));
+    DL_CHECK(r != NULL, err, DL_ERR_NOMEM, "out of memory starting a statement");
+    r->session = session;
+    dl_arena_init(&r->arena, session->alloc, 16384);
+    dl_sql_exec_ctx *x = &r->exec;
+    x->alloc = session->alloc;
+    x->arena = &r->arena;
+    x->pool = session->pool;
+    x->n_threads = session->pool != NULL ? dl_pool_n_workers(session->pool) + 1 : 1;
+    x->store = session->store;
+    atomic_init(&x->is_interrupted, false);
+    x->env.ansi = dl_sql_session_is_ansi(session);
+    const char *tz = dl_sql_session_get(session, "spark.sql.session.timeZone");
+    x->env.time_zone = dl_arena_strndup(&r->arena, tz, strlen(tz));
+    x->env.now_us = now_micros();
+    x->env.alloc = session->alloc;
+    *out = r;
+    if (x->env.time_zone == NULL) {
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory starting a statement");
+    }
+    return DL_OK;
+}
+
+void
+dl_sql_result_free(dl_sql_result *result) {
+    if (result == NULL) {
+        return;
+    }
+    if (result->root != NULL) {
+        dl_sql_op_local_free(result->root, result->local);
+        dl_sql_op_free(result->root);
+    }
+    dl_vec_batch_free(result->batch);
+    dl_arena_destroy(&result->arena);
+    dl_mem_free(result->session->alloc, result, sizeof(*result));
+}
+
+const dl_type *
+dl_sql_result_schema(const dl_sql_result *result) {
+    return result->schema;
+}
+
+void
+dl_sql_result_interrupt(dl_sql_result *result) {
+    if (result != NULL) {
+        atomic_store(&result->exec.is_interrupted, true);
+    }
+}
+
+dl_sql_stmt_kind
+dl_sql_result_stmt_kind(const dl_sql_result *result) {
+    return result->kind;
+}
+
+static dl_status
+result_start(dl_sql_result *r, dl_error *err) {
+    r->is_started = true;
+    DL_TRY(dl_sql_op_build(&r->exec, r->plan, &r->root, err));
+    DL_TRY(dl_sql_op_open(r->root, err));
+    DL_TRY(dl_sql_op_local_new(r->root, &r->local, err));
+    return dl_sql_batch_new(&r->exec, r->schema, &r->batch, err);
+}
+
+dl_status
+dl_sql_result_next(dl_sql_result *result, const dl_batch **out, dl_error *err) {
+    *out = NULL;
+    if (result->failed != DL_OK) {
+        DL_FAIL(err, result->failed, "the statement already failed");
+    }
+    if (result->is_done || result->plan == NULL) {
+        return DL_OK;
+    }
+    dl_status s = DL_OK;
+    if (!result->is_started) {
+        s = result_start(result, err);
+    }
+    if (s == DL_OK) {
+        s = dl_sql_op_next(result->root, result->local, result->batch, err);
+    }
+    if (s != DL_OK) {
+        result->failed = s;
+        return s;
+    }
+    if (result->batch->count == 0) {
+        result->is_done = true;
+        return DL_OK;
+    }
+    *out = result->batch;
+    return DL_OK;
+}
+
+/* ---- running a plan to completion --------------------------------------------------------- */
+
+dl_status
+dl_sql_plan_run(dl_sql_exec_ctx *exec, dl_sql_plan *plan, int64_t max_rows,
+                dl_status (*take)(void *ctx, const dl_batch *batch, dl_error *err), void *ctx,
+                dl_error *err) {
+    DL_TRY(dl_sql_optimize(exec, &plan, err));
+    dl_sql_operator *root = NULL;
+    void *local = NULL;
+    dl_batch *batch = NULL;
+    dl_status s = dl_sql_op_build(exec, plan, &root, err);
+    if (s == DL_OK) {
+        s = dl_sql_op_open(root, err);
+    }
+    if (s == DL_OK) {
+        s = dl_sql_op_local_new(root, &local, err);
+    }
+    if (s == DL_OK) {
+        s = dl_sql_batch_new(exec, plan->schema, &batch, err);
+    }
+    int64_t rows = 0;
+    while (s == DL_OK && (max_rows < 0 || rows <= max_rows)) {
+        s = dl_sql_op_next(root, local, batch, err);
+        if (s != DL_OK || batch->count == 0) {
+            break;
+        }
+        rows += batch->count;
+        s = take(ctx, batch, err);
+    }
+    if (root != NULL) {
+        dl_sql_op_local_free(root, local);
+        dl_sql_op_free(root);
+    }
+    dl_vec_batch_free(batch);
+    return s;
+}
+
+/* ---- statements ---------------------------------------------------------------------------- */
+
+static dl_status
+bind_query_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_query *q, dl_error *err) {
+    DL_TRY(dl_sql_binder_query(b, q, NULL, &r->plan, err));
+    DL_TRY(dl_sql_optimize(&r->exec, &r->plan, err));
+    r->schema = r->plan->schema;
+    return DL_OK;
+}
+
+static dl_status
+exec_explain(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error *err) {
+    const dl_sql_stmt *inner = stmt->u.explain.stmt;
+    if (inner->kind != DL_SQL_STMT_QUERY) {
+        DL_SQL_BIND_FAIL(b, inner->loc, DL_ERR_UNSUPPORTED, err, "EXPLAIN of %s is not supported",
+                         dl_sql_stmt_kind_name(inner->kind));
+    }
+    DL_TRY(bind_query_stmt(b, r, inner->u.query, err));
+    dl_buf text;
+    dl_buf_init(&text, r->session->alloc);
+    dl_status s = dl_sql_plan_explain(r->plan, &text, err);
+    const char *plan_text =
+        s == DL_OK ? dl_arena_strndup(&r->arena, (const char *)text.data, text.len) : NULL;
+    dl_buf_destroy(&text);
+    DL_TRY(s);
+    DL_CHECK(plan_text != NULL, err, DL_ERR_NOMEM, "out of memory explaining");
+    const char *col = "plan";
+    return dl_sql_plan_strings(b, &col, 1, &plan_text, 1, &r->plan, err);
+}
+
+static dl_status
+exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error *err) {
+    switch (stmt->kind) {
+    case DL_SQL_STMT_QUERY:
+        return bind_query_stmt(b, r, stmt->u.query, err);
+    case DL_SQL_STMT_EXPLAIN:
+        return exec_explain(b, r, stmt, err);
+    case DL_SQL_STMT_SET:
+    case DL_SQL_STMT_RESET:
+    case DL_SQL_STMT_USE:
+    case DL_SQL_STMT_CREATE_SCHEMA:
+    case DL_SQL_STMT_SHOW:
+        return dl_sql_exec_admin(b, stmt, &r->plan, err);
+    case DL_SQL_STMT_DESCRIBE_HISTORY:
+    case DL_SQL_STMT_DESCRIBE_DETAIL:
+    case DL_SQL_STMT_DESCRIBE_TABLE:
+        return dl_sql_binder_describe(b, stmt, &r->plan, err);
+    case DL_SQL_STMT_COPY:
+        return dl_sql_exec_copy(b, stmt, &r->plan, err);
+    default:
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
+                         dl_sql_stmt_kind_name(stmt->kind));
+    }
+}
+
+dl_status
+dl_sql_exec(dl_sql_session *session, const char *text, size_t len, dl_sql_result **out,
+            dl_error *err) {
+    DL_CHECK(session != NULL && out != NULL && (text != NULL || len == 0), err, DL_ERR_INVALID_ARG,
+             "dl_sql_exec: NULL argument");
+    *out = NULL;
+    if (err != NULL) {
+        dl_error_clear(err);
+    }
+    dl_sql_result *r = NULL;
+    dl_status s = result_new(session, &r, err);
+    dl_sql_stmt *stmt = NULL;
+    if (s == DL_OK) {
+        s = dl_sql_parse_stmt(&r->arena, text, len, &stmt, err);
+    }
+    if (s == DL_OK) {
+        r->kind = stmt->kind;
+        dl_sql_binder b = {.session = session,
+                           .arena = &r->arena,
+                           .exec = &r->exec,
+                           .text = text,
+                           .text_len = len};
+        s = exec_stmt(&b, r, stmt, err);
+    }
+    if (s == DL_OK && r->plan != NULL) {
+        r->schema = r->plan->schema;
+    } else if (s == DL_OK) {
+        s = dl_vec_type_struct(&r->arena, NULL, 0, &r->schema, err);
+    }
+    if (s != DL_OK) {
+        dl_sql_result_free(r);
+        return s;
+    }
+    *out = r;
+    return DL_OK;
+}

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The public API running SQL: results, typed getters, text, errors with offsets and carets,
+ * scripts, the Arrow stream, and a corpus table. Exits 77 (skipped) while the library is built
+ * without the SQL engine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deltalite.h"
+
+#include "harness.h"
+
+static deltalite_db *db;
+
+static deltalite_result *
+query(const char *sql) {
+    deltalite_result *r = NULL;
+    if (deltalite_query(db, sql, &r) != DELTALITE_OK) {
+        printf("  query failed: %s\n  %s\n", sql, deltalite_error_message(db));
+        return NULL;
+    }
+    return r;
+}
+
+static bool
+next(deltalite_result *r) {
+    bool has_row = false;
+    if (deltalite_result_next_row(r, &has_row) != DELTALITE_OK) {
+        printf("  next_row failed: %s\n", deltalite_error_message(db));
+        return false;
+    }
+    return has_row;
+}
+
+static const char *
+text(deltalite_result *r, int32_t col) {
+    const char *t = NULL;
+    if (deltalite_result_get_text(r, col, &t, NULL) != DELTALITE_OK) {
+        return "(error)";
+    }
+    return t ? t : "(null)";
+}
+
+TEST(test_select_literals_gives_names_types_and_typed_values) {
+    deltalite_result *r = query("SELECT 1 AS one, 'x' AS s, CAST(25.5 AS DECIMAL(10,2)) AS d, "
+                                "DATE '2026-10-02' AS dt, TIMESTAMP '2026-10-02 08:00:00.5' AS ts, "
+                                "true AS b, CAST(NULL AS INT) AS n, CAST(1.5 AS DOUBLE) AS dbl, "
+                                "CAST(7 AS BIGINT) AS big");
+    CHECK(r != NULL);
+    CHECK_INT_EQ(deltalite_result_column_count(r), 9);
+    CHECK_STR_EQ(deltalite_result_column_name(r, 0), "one");
+    CHECK_INT_EQ(deltalite_result_column_type(r, 0), DELTALITE_TYPE_INT);
+    CHECK_STR_EQ(deltalite_result_column_type_name(r, 2), "decimal(10,2)");
+    CHECK_INT_EQ(deltalite_result_column_type(r, 4), DELTALITE_TYPE_TIMESTAMP);
+    int32_t p = 0;
+    int32_t s = 0;
+    CHECK_INT_EQ(deltalite_result_column_decimal(r, 2, &p, &s), DELTALITE_OK);
+    CHECK(p == 10 && s == 2);
+    CHECK_INT_EQ(deltalite_result_column_decimal(r, 0, &p, &s), DELTALITE_ERROR_SCHEMA);
+    CHECK(next(r));
+    int64_t i = 0;
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 0, &i), DELTALITE_OK);
+    CHECK_INT_EQ(i, 1);
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 8, &i), DELTALITE_OK);
+    CHECK_INT_EQ(i, 7);
+    CHECK_STR_EQ(text(r, 1), "x");
+    CHECK_STR_EQ(text(r, 2), "25.50");
+    double d = 0;
+    CHECK_INT_EQ(deltalite_result_get_double(r, 2, &d), DELTALITE_OK);
+    CHECK(d == 25.5);
+    int32_t days = 0;
+    CHECK_INT_EQ(deltalite_result_get_date(r, 3, &days), DELTALITE_OK);
+    CHECK_INT_EQ(days, 20728);
+    CHECK_STR_EQ(text(r, 3), "2026-10-02");
+    int64_t micros = 0;
+    CHECK_INT_EQ(deltalite_result_get_timestamp(r, 4, &micros), DELTALITE_OK);
+    CHECK_INT_EQ(micros, INT64_C(1790928000500000));
+    CHECK_STR_EQ(text(r, 4), "2026-10-02 08:00:00.5");
+    bool b = false;
+    CHECK_INT_EQ(deltalite_result_get_bool(r, 5, &b), DELTALITE_OK);
+    CHECK(b);
+    CHECK_STR_EQ(text(r, 5), "true");
+    CHECK(deltalite_result_is_null(r, 6));
+    CHECK(!deltalite_result_is_null(r, 0));
+    CHECK_STR_EQ(text(r, 6), "(null)");
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 6, &i), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(strstr(deltalite_error_message(db), "is NULL") != NULL);
+    CHECK_INT_EQ(deltalite_result_get_double(r, 7, &d), DELTALITE_OK);
+    CHECK(d == 1.5);
+    CHECK_STR_EQ(text(r, 7), "1.5");
+    CHECK(!next(r));
+    CHECK(!next(r));
+    deltalite_result_free(r);
+}
+
+TEST(test_getters_refuse_wrong_types_and_positions) {
+    deltalite_result *r = query("SELECT 'abc' AS s");
+    CHECK(r != NULL);
+    int64_t i = 0;
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 0, &i), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(strstr(deltalite_error_message(db), "no current row") != NULL);
+    CHECK(next(r));
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 0, &i), DELTALITE_ERROR_SCHEMA);
+    CHECK(strstr(deltalite_error_message(db), "column 0 's' is string, not an integer") != NULL);
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 5, &i), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(deltalite_result_column_name(r, 5) == NULL);
+    const void *bytes = NULL;
+    size_t len = 0;
+    CHECK_INT_EQ(deltalite_result_get_blob(r, 0, &bytes, &len), DELTALITE_OK);
+    CHECK(len == 3 && memcmp(bytes, "abc", 3) == 0);
+    deltalite_result_free(r);
+}
+
+TEST(test_script_returns_the_last_statement_and_errors_point_into_the_whole_text) {
+    deltalite_result *r = query("SELECT 1;\nSELECT 2 AS two");
+    CHECK(r != NULL);
+    CHECK_STR_EQ(deltalite_result_column_name(r, 0), "two");
+    deltalite_result_free(r);
+    const char *sql = "SELECT 1;\nSELECT (2 FROM t";
+    CHECK_INT_EQ(deltalite_query(db, sql, &r), DELTALITE_ERROR_SQL_SYNTAX);
+    CHECK(r == NULL);
+    int64_t off = deltalite_error_offset(db);
+    CHECK(off >= 10 && off < (int64_t)strlen(sql));
+    CHECK_INT_EQ(deltalite_error_line(db), 2);
+    CHECK(strstr(deltalite_error_message(db), "line 2, column 11") != NULL);
+    CHECK(deltalite_error_column(db) > 1);
+    const char *caret = deltalite_error_caret(db);
+    CHECK(strstr(caret, "SELECT (2 FROM t\n") == caret);
+    CHECK(strchr(caret, '^') != NULL);
+    CHECK_INT_EQ(deltalite_exec(db, "SELECT 1; SELECT 2"), DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_error_status(db), DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_error_offset(db), -1);
+}
+
+TEST(test_missing_table_is_not_found_with_the_catalog_message) {
+    deltalite_result *r = NULL;
+    deltalite_status st = deltalite_query(db, "SELECT * FROM no_such_table", &r);
+    CHECK_INT_EQ(st, DELTALITE_ERROR_NOT_FOUND);
+    CHECK(strstr(deltalite_error_message(db), "no_such_table") != NULL);
+}
+
+TEST(test_close_is_refused_while_a_result_is_open) {
+    deltalite_result *r = query("SELECT 1");
+    CHECK(r != NULL);
+    CHECK_INT_EQ(deltalite_close(db), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(strstr(deltalite_error_message(db), "still open") != NULL);
+    deltalite_result_free(r);
+}
+
+TEST(test_arrow_stream_exports_schema_and_batches) {
+    struct ArrowArrayStream stream;
+    CHECK_INT_EQ(
+        deltalite_query_arrow(db, "SELECT * FROM VALUES (1, 'x'), (2, 'y') AS t(a, b)", &stream),
+        DELTALITE_OK);
+    struct ArrowSchema schema;
+    CHECK_INT_EQ(stream.get_schema(&stream, &schema), 0);
+    CHECK_STR_EQ(schema.format, "+s");
+    CHECK_INT_EQ(schema.n_children, 2);
+    CHECK_STR_EQ(schema.children[0]->name, "a");
+    CHECK_STR_EQ(schema.children[0]->format, "i");
+    schema.release(&schema);
+    int64_t rows = 0;
+    int rc = 0;
+    for (;;) {
+        struct ArrowArray array;
+        rc = stream.get_next(&stream, &array);
+        if (rc != 0 || array.release == NULL) {
+            break;
+        }
+        rows += array.n_children == 2 ? array.length : -1000;
+        array.release(&array);
+    }
+    if (rc != 0) {
+        printf("  get_next: %s\n", stream.get_last_error(&stream));
+        stream.release(&stream);
+    }
+    CHECK_INT_EQ(rc, 0);
+    CHECK_INT_EQ(rows, 2);
+    CHECK(stream.get_last_error(&stream) == NULL);
+    stream.release(&stream);
+    CHECK(stream.release == NULL);
+}
+
+TEST(test_arrow_stream_continues_after_rows_read_one_by_one) {
+    deltalite_result *r = query("SELECT id FROM range(0, 5) AS t(id)");
+    CHECK(r != NULL);
+    CHECK(next(r));
+    CHECK(next(r));
+    struct ArrowArrayStream stream;
+    CHECK_INT_EQ(deltalite_result_to_arrow(r, &stream), DELTALITE_OK);
+    int64_t rows = 0;
+    int rc = 0;
+    for (;;) {
+        struct ArrowArray array;
+        rc = stream.get_next(&stream, &array);
+        if (rc != 0 || array.release == NULL) {
+            break;
+        }
+        rows += array.length;
+        array.release(&array);
+    }
+    if (rc != 0) {
+        printf("  get_next: %s\n", stream.get_last_error(&stream));
+        stream.release(&stream);
+    }
+    CHECK_INT_EQ(rc, 0);
+    CHECK_INT_EQ(rows, 3);
+    stream.release(&stream);
+}
+
+TEST(test_corpus_table_reads_by_path) {
+    char sql[1024];
+    const char *path = DL_CORPUS_DIR "/dat/reader_tests/generated/basic_append/delta";
+    if (access(path, F_OK) != 0) {
+        printf("  (skipped: no corpus at %s)\n", path);
+        return;
+    }
+    (void)snprintf(sql, sizeof(sql), "SELECT count(*), sum(number) FROM delta.`%s`", path);
+    deltalite_result *r = query(sql);
+    CHECK(r != NULL);
+    CHECK(next(r));
+    CHECK_STR_EQ(text(r, 0), "5");
+    CHECK_STR_EQ(text(r, 1), "15");
+    deltalite_result_free(r);
+    (void)snprintf(sql, sizeof(sql), "SELECT count(*) FROM delta.`%s` VERSION AS OF 0", path);
+    r = query(sql);
+    CHECK(r != NULL);
+    CHECK(next(r));
+    CHECK_STR_EQ(text(r, 0), "3");
+    deltalite_result_free(r);
+}
+
+TEST(test_session_time_zone_shapes_timestamp_text) {
+    deltalite_db *tzdb = NULL;
+    deltalite_options opts = {.time_zone = "+02:00", .threads = -1};
+    CHECK_INT_EQ(deltalite_open(".", &opts, &tzdb), DELTALITE_OK);
+    deltalite_result *r = NULL;
+    CHECK_INT_EQ(deltalite_query(tzdb, "SELECT TIMESTAMP '2026-10-02 08:00:00' AS ts", &r),
+                 DELTALITE_OK);
+    CHECK(next(r));
+    CHECK_STR_EQ(text(r, 0), "2026-10-02 08:00:00");
+    int64_t micros = 0;
+    CHECK_INT_EQ(deltalite_result_get_timestamp(r, 0, &micros), DELTALITE_OK);
+    CHECK_INT_EQ(micros, INT64_C(1790920800000000));
+    deltalite_result_free(r);
+    CHECK_INT_EQ(deltalite_close(tzdb), DELTALITE_OK);
+}
+
+int
+main(void) {
+    char base[256];
+    const char *tmp = getenv("TMPDIR");
+    (void)snprintf(base, sizeof(base), "%s/dl_api_sql_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (mkdtemp(base) == NULL) {
+        return 1;
+    }
+    deltalite_options opts = {.flags = DELTALITE_OPEN_NO_FSYNC};
+    if (deltalite_open(base, &opts, &db) != DELTALITE_OK) {
+        printf("open: %s\n", deltalite_error_message(db));
+        return 1;
+    }
+    deltalite_result *probe = NULL;
+    if (deltalite_query(db, "SELECT 1", &probe) == DELTALITE_ERROR_UNSUPPORTED &&
+        strstr(deltalite_error_message(db), "not built") != NULL) {
+        printf("skipped: %s\n", deltalite_error_message(db));
+        (void)deltalite_close(db);
+        (void)rmdir(base);
+        return 77;
+    }
+    deltalite_result_free(probe);
+    RUN(test_select_literals_gives_names_types_and_typed_values);
+    RUN(test_getters_refuse_wrong_types_and_positions);
+    RUN(test_script_returns_the_last_statement_and_errors_point_into_the_whole_text);
+    RUN(test_missing_table_is_not_found_with_the_catalog_message);
+    RUN(test_close_is_refused_while_a_result_is_open);
+    RUN(test_arrow_stream_exports_schema_and_batches);
+    RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
+    RUN(test_corpus_table_reads_by_path);
+    RUN(test_session_time_zone_shapes_timestamp_text);
+    if (deltalite_close(db) != DELTALITE_OK) {
+        printf("close: %s\n", deltalite_error_message(db));
+        return 1;
+    }
+    (void)rmdir(base);
+    return harness_finish();
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The deltalite program run as a user runs it: arguments, standard input, output formats,
+ * errors and exit codes, checked exactly. Usage: test_shell_cli PATH_TO_DELTALITE. Cases that
+ * run SQL are skipped while the library is built without the SQL engine.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char *shell_path;
+static char dir[256];       /* a temporary working folder */
+static char out_buf[65536]; /* the last run's stdout */
+static char err_buf[65536]; /* and stderr */
+static bool has_engine;
+
+static void
+slurp(const char *path, char *buf, size_t cap) {
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return;
+    }
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    (void)fclose(f);
+}
+
+static void
+write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (f != NULL) {
+        (void)fputs(text, f);
+        (void)fclose(f);
+    }
+}
+
+/* Runs the shell in dir with argv (NULL-terminated, without the program) and stdin_text;
+ * returns the exit status, or -1. */
+static int
+run(const char *const *args, const char *stdin_text) {
+    char in_path[512];
+    char out_path[512];
+    char err_path[512];
+    (void)snprintf(in_path, sizeof(in_path), "%s/.stdin", dir);
+    (void)snprintf(out_path, sizeof(out_path), "%s/.stdout", dir);
+    (void)snprintf(err_path, sizeof(err_path), "%s/.stderr", dir);
+    write_text(in_path, stdin_text ? stdin_text : "");
+    const char *argv[32] = {shell_path};
+    int n = 1;
+    for (; args[n - 1] != NULL && n < 31; n++) {
+        argv[n] = args[n - 1];
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int in = open(in_path, O_RDONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || chdir(dir) != 0 || dup2(in, 0) < 0 ||
+            dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+            _exit(126);
+        }
+        execv(shell_path, (char *const *)(void *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+        return -1;
+    }
+    slurp(out_path, out_buf, sizeof(out_buf));
+    slurp(err_path, err_buf, sizeof(err_buf));
+    return WEXITSTATUS(status);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+TEST(test_cli_help_explains_the_warehouse_and_its_default) {
+    CHECK_INT_EQ(run(ARGS("--help"), NULL), 0);
+    CHECK(strstr(out_buf, "Usage: deltalite [OPTIONS] [WAREHOUSE] [FILE...]") != NULL);
+    CHECK(strstr(out_buf, "./spark-warehouse") != NULL);
+    CHECK(strstr(out_buf, "-markdown") != NULL);
+}
+
+TEST(test_cli_bad_usage_exits_2_with_a_message) {
+    CHECK_INT_EQ(run(ARGS("--bogus"), NULL), 2);
+    CHECK_STR_EQ(err_buf, "deltalite: unknown option '--bogus'\nTry 'deltalite --help'.\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-c"), NULL), 2);
+    CHECK(strstr(err_buf, "option -c needs a value") != NULL);
+    char path[512];
+    (void)snprintf(path, sizeof(path), "%s/script.sql", dir);
+    write_text(path, "SELECT 1;\n");
+    CHECK_INT_EQ(run(ARGS("script.sql"), NULL), 2);
+    CHECK(strstr(err_buf, "'script.sql' is a file; the first argument is the warehouse") != NULL);
+    (void)unlink(path);
+}
+
+TEST(test_cli_dot_commands_from_stdin) {
+    CHECK_INT_EQ(
+        run(ARGS("wh"), ".mode csv\n.mode\n.maxrows 5\n.maxrows\n.maxwidth 0\n.maxwidth\n"), 0);
+    CHECK_STR_EQ(out_buf, "csv\n5\n0\n");
+    CHECK_STR_EQ(err_buf, "");
+    CHECK_INT_EQ(run(ARGS("wh"), ".mode html\n"), 1);
+    CHECK_STR_EQ(err_buf, "Error: .mode: unknown mode 'html' (box, csv, json, markdown)\n");
+    CHECK_INT_EQ(run(ARGS("wh"), ".bogus\n"), 1);
+    CHECK_STR_EQ(err_buf, "Error: unknown command '.bogus': .help lists the commands\n");
+    CHECK_INT_EQ(run(ARGS("wh"), ".help\n"), 0);
+    CHECK(strstr(out_buf, ".mode [MODE]") != NULL);
+}
+
+TEST(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse) {
+    char expect[600];
+    CHECK_INT_EQ(run(ARGS("new/wh"), ".warehouse\n"), 0);
+    (void)snprintf(expect, sizeof(expect), "%s/new/wh\n", dir);
+    CHECK_STR_EQ(out_buf, expect);
+    CHECK_INT_EQ(run(ARGS("-csv"), ".warehouse\n"), 0);
+    (void)snprintf(expect, sizeof(expect), "%s\n", dir);
+    CHECK_STR_EQ(out_buf, expect);
+    char sw[512];
+    (void)snprintf(sw, sizeof(sw), "%s/spark-warehouse", dir);
+    CHECK(mkdir(sw, 0755) == 0);
+    CHECK_INT_EQ(run(ARGS("-csv"), ".warehouse\n"), 0);
+    (void)snprintf(expect, sizeof(expect), "%s/spark-warehouse\n", dir);
+    CHECK_STR_EQ(out_buf, expect);
+    (void)rmdir(sw);
+}
+
+TEST(test_cli_box_output_of_a_query) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-c", "SELECT 1 AS a, 'x' AS b, CAST(NULL AS INT) AS c"), NULL), 0);
+    CHECK_STR_EQ(out_buf, "┌─────┬────────┬──────┐\n"
+                          "│  a  │   b    │  c   │\n"
+                          "│ int │ string │ int  │\n"
+                          "├─────┼────────┼──────┤\n"
+                          "│   1 │ x      │ NULL │\n"
+                          "└─────┴────────┴──────┘\n");
+}
+
+TEST(test_cli_csv_json_and_markdown_output) {
+    if (!has_engine) {
+        return;
+    }
+    const char *sql = "SELECT * FROM VALUES (1, 'x,y'), (2, NULL) AS t(a, b)";
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "a,b\n1,\"x,y\"\n2,\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-json", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "[\n{\"a\":1,\"b\":\"x,y\"},\n{\"a\":2,\"b\":null}\n]\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-markdown", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "| a | b |\n|---:|---|\n| 1 | x,y |\n| 2 | NULL |\n");
+}
+
+TEST(test_cli_errors_show_message_and_caret_and_exit_1) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-c", "SELECT (1 FROM t"), NULL), 1);
+    CHECK(strncmp(err_buf, "Error: syntax error at line 1, column ", 38) == 0);
+    CHECK(strstr(err_buf, "\nSELECT (1 FROM t\n") != NULL);
+    CHECK(strstr(err_buf, "^\n") != NULL);
+    CHECK_STR_EQ(out_buf, "");
+}
+
+TEST(test_cli_script_errors_name_the_file_and_line_and_continue_unless_bail) {
+    if (!has_engine) {
+        return;
+    }
+    char path[512];
+    (void)snprintf(path, sizeof(path), "%s/s.sql", dir);
+    write_text(path, "SELECT 1 AS a;\n\n-- a comment\nSELECT\n  (2 FROM t;\nSELECT 3 AS c;\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "s.sql"), NULL), 1);
+    CHECK_STR_EQ(out_buf, "a\n1\nc\n3\n");
+    CHECK(strncmp(err_buf, "s.sql:5: Error: syntax error at line 2", 38) == 0);
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-bail", "s.sql"), NULL), 1);
+    CHECK_STR_EQ(out_buf, "a\n1\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv"), "SELECT 1 AS a;\nSELECT 2 AS b\n"), 0);
+    CHECK_STR_EQ(out_buf, "a\n1\nb\n2\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", "SELECT 1 AS a; SELECT 2 AS b"), NULL), 0);
+    CHECK_STR_EQ(out_buf, "a\n1\nb\n2\n");
+    (void)unlink(path);
+}
+
+static void
+remove_tree(const char *path) {
+    char cmd[600];
+    (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+    if (system(cmd) != 0) {
+        printf("  cannot remove %s\n", path);
+    }
+}
+
+int
+main(int argc, char **argv) {
+    if (argc < 2) {
+        printf("usage: test_shell_cli PATH_TO_DELTALITE\n");
+        return 2;
+    }
+    static char resolved[4096];
+    char cwd[2048];
+    if (argv[1][0] == '/') {
+        (void)snprintf(resolved, sizeof(resolved), "%s", argv[1]);
+    } else if (getcwd(cwd, sizeof(cwd)) != NULL) {
+        (void)snprintf(resolved, sizeof(resolved), "%s/%s", cwd, argv[1]);
+    }
+    shell_path = resolved;
+    const char *tmp = getenv("TMPDIR");
+    (void)snprintf(dir, sizeof(dir), "%s/dl_cli_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL) {
+        return 1;
+    }
+    (void)run(ARGS("wh", "-c", "SELECT 1"), NULL);
+    has_engine = strstr(err_buf, "not built") == NULL;
+    if (!has_engine) {
+        printf("(cases that run SQL are skipped: %s)\n", err_buf);
+    }
+    RUN(test_cli_help_explains_the_warehouse_and_its_default);
+    RUN(test_cli_bad_usage_exits_2_with_a_message);
+    RUN(test_cli_dot_commands_from_stdin);
+    RUN(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse);
+    RUN(test_cli_box_output_of_a_query);
+    RUN(test_cli_csv_json_and_markdown_output);
+    RUN(test_cli_errors_show_message_and_caret_and_exit_1);
+    RUN(test_cli_script_errors_name_the_file_and_line_and_continue_unless_bail);
+    remove_tree(dir);
+    return harness_finish();
+}

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Hash join operator (sql_op_join*.c): every join type, NULL keys, null-safe keys, NOT IN,
+ * MARK, scalar subqueries, residual predicates, nested loops, many rows and several threads. */
+#include "harness.h"
+#include "test_sql_op_util.h"
+
+/* ---- a residual predicate: c_a < c_b over BIGINT columns ---------------------------------- */
+
+static dl_status
+lt_kernel(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *out,
+          dl_error *err) {
+    (void)call;
+    dl_vec_unified a, b;
+    dl_vec_unify(args[0], count, &a);
+    dl_vec_unify(args[1], count, &b);
+    for (int64_t i = 0; i < count; i++) {
+        bool na = a.validity != NULL && !dl_vec_bit_get(a.validity, i);
+        bool nb = b.validity != NULL && !dl_vec_bit_get(b.validity, i);
+        if (na || nb) {
+            DL_TRY(dl_vec_append_null(out, err));
+            continue;
+        }
+        int64_t x = ((const int64_t *)a.data)[a.sel[i]];
+        int64_t y = ((const int64_t *)b.data)[b.sel[i]];
+        DL_TRY(dl_vec_append_bool(out, x < y, err));
+    }
+    return DL_OK;
+}
+
+static const dl_sql_fn_def lt_def = {
+    .name = "test_lt",
+    .kind = DL_SQL_FN_SCALAR,
+    .min_args = 2,
+    .max_args = 2,
+    .scalar = lt_kernel,
+};
+
+static dl_sql_bexpr *
+lt_expr(tx *t, int32_t a, int32_t b) {
+    const dl_type *lt = tx_prim(DL_VEC_TYPE_LONG);
+    dl_sql_bexpr *call = dl_arena_alloc_zero(&t->arena, sizeof(*call));
+    dl_sql_bexpr **args = dl_arena_alloc_zero(&t->arena, 2 * sizeof(void *));
+    args[0] = tx_col(t, a, lt);
+    args[1] = tx_col(t, b, lt);
+    *call = (dl_sql_bexpr){.kind = DL_SQL_BEXPR_CALL,
+                           .type = tx_prim(DL_VEC_TYPE_BOOLEAN),
+                           .n_args = 2,
+                           .args = args,
+                           .fn = &lt_def};
+    return call;
+}
+
+/* ---- running joins ------------------------------------------------------------------------- */
+
+typedef struct join_spec {
+    dl_sql_join_type type;
+    const dl_type *left;  /* schema */
+    const dl_type *right; /* schema */
+    const char *left_rows;
+    const char *right_rows;
+    const char *left_junk;
+    int batch_rows;
+    int n_keys;
+    int32_t lk[4], rk[4];
+    bool null_equal[4];
+    dl_sql_bexpr *residual;
+    bool is_null_aware;
+    bool is_parallel;
+} join_spec;
+
+static const dl_type *
+output_schema(tx *t, const join_spec *js) {
+    if (js->type == DL_SQL_JOIN_T_SEMI || js->type == DL_SQL_JOIN_T_ANTI) {
+        return js->left;
+    }
+    if (js->type == DL_SQL_JOIN_T_MARK) {
+        const dl_type *types[16];
+        int n = 0;
+        for (int i = 0; i < js->left->n_fields; i++) {
+            types[n++] = js->left->fields[i].type;
+        }
+        types[n++] = tx_prim(DL_VEC_TYPE_BOOLEAN);
+        return tx_schema(t, n, types);
+    }
+    return tx_concat(t, js->left, js->right);
+}
+
+static dl_status
+run_join(tx *t, const join_spec *js, dl_buf *out) {
+    dl_sql_operator *left = tx_source(t, js->left, js->is_parallel);
+    dl_sql_operator *right = tx_source(t, js->right, js->is_parallel);
+    int batch_rows = js->batch_rows > 0 ? js->batch_rows : 3;
+    DL_TRY(tx_src_rows(t, left, js->left_rows, batch_rows, js->left_junk));
+    DL_TRY(tx_src_rows(t, right, js->right_rows, batch_rows, NULL));
+    dl_sql_plan *plan = tx_plan(t, DL_SQL_PLAN_JOIN, output_schema(t, js));
+    dl_sql_join *j = &plan->u.join;
+    j->type = js->type;
+    j->n_keys = js->n_keys;
+    j->left_keys = dl_arena_alloc_zero(&t->arena, 4 * sizeof(void *));
+    j->right_keys = dl_arena_alloc_zero(&t->arena, 4 * sizeof(void *));
+    j->is_null_equal = dl_arena_alloc_zero(&t->arena, 4 * sizeof(bool));
+    for (int k = 0; k < js->n_keys; k++) {
+        j->left_keys[k] = tx_col(t, js->lk[k], js->left->fields[js->lk[k]].type);
+        j->right_keys[k] = tx_col(t, js->rk[k], js->right->fields[js->rk[k]].type);
+        j->is_null_equal[k] = js->null_equal[k];
+    }
+    j->residual = js->residual;
+    j->is_null_aware = js->is_null_aware;
+    dl_sql_operator *op;
+    dl_status s = dl_sql_op_join_new(&t->exec, plan, left, right, &op, &t->err);
+    if (s != DL_OK) {
+        dl_sql_op_free(left);
+        dl_sql_op_free(right);
+        return s;
+    }
+    s = tx_run(t, op, out);
+    tx_sort_lines(out);
+    return s;
+}
+
+/* Left: (id BIGINT, k BIGINT, s STRING); right: (k BIGINT, v STRING). */
+static void
+two_tables(tx *t, join_spec *js) {
+    const dl_type *l[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG),
+                          tx_prim(DL_VEC_TYPE_STRING)};
+    const dl_type *r[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_STRING)};
+    js->left = tx_schema(t, 3, l);
+    js->right = tx_schema(t, 2, r);
+    js->left_rows = "1|10|a\n2|20|b\n3|NULL|c\n4|30|d\n5|10|e\n";
+    js->right_rows = "10|x\n10|y\n30|z\nNULL|n\n40|w\n";
+    js->left_junk = "99|10|junk";
+    js->n_keys = 1;
+    js->lk[0] = 1;
+    js->rk[0] = 0;
+}
+
+static void
+check_join(dl_sql_join_type type, bool is_parallel, const char *want) {
+    tx t;
+    tx_init(&t, is_parallel ? 2 : 0);
+    join_spec js = {.type = type, .is_parallel = is_parallel};
+    js.is_null_aware = type == DL_SQL_JOIN_T_MARK; /* IN (subquery) */
+    two_tables(&t, &js);
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), want);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+static const char inner_want[] = "1|10|a|10|x\n1|10|a|10|y\n4|30|d|30|z\n5|10|e|10|x\n"
+                                 "5|10|e|10|y\n";
+
+TEST(test_inner_join_matches_duplicates_and_never_null_keys) {
+    check_join(DL_SQL_JOIN_T_INNER, false, inner_want);
+    check_join(DL_SQL_JOIN_T_INNER, true, inner_want);
+}
+
+TEST(test_left_join_keeps_unmatched_and_null_key_rows) {
+    const char *want = "1|10|a|10|x\n1|10|a|10|y\n2|20|b|NULL|NULL\n3|NULL|c|NULL|NULL\n"
+                       "4|30|d|30|z\n5|10|e|10|x\n5|10|e|10|y\n";
+    check_join(DL_SQL_JOIN_T_LEFT, false, want);
+    check_join(DL_SQL_JOIN_T_LEFT, true, want);
+}
+
+TEST(test_right_join_emits_unmatched_build_rows_once) {
+    const char *want = "1|10|a|10|x\n1|10|a|10|y\n4|30|d|30|z\n5|10|e|10|x\n5|10|e|10|y\n"
+                       "NULL|NULL|NULL|40|w\nNULL|NULL|NULL|NULL|n\n";
+    check_join(DL_SQL_JOIN_T_RIGHT, false, want);
+    check_join(DL_SQL_JOIN_T_RIGHT, true, want);
+}
+
+TEST(test_full_join_keeps_both_sides) {
+    const char *want = "1|10|a|10|x\n1|10|a|10|y\n2|20|b|NULL|NULL\n3|NULL|c|NULL|NULL\n"
+                       "4|30|d|30|z\n5|10|e|10|x\n5|10|e|10|y\nNULL|NULL|NULL|40|w\n"
+                       "NULL|NULL|NULL|NULL|n\n";
+    check_join(DL_SQL_JOIN_T_FULL, false, want);
+    check_join(DL_SQL_JOIN_T_FULL, true, want);
+}
+
+TEST(test_semi_and_anti_join_select_left_rows) {
+    check_join(DL_SQL_JOIN_T_SEMI, false, "1|10|a\n4|30|d\n5|10|e\n");
+    check_join(DL_SQL_JOIN_T_ANTI, false, "2|20|b\n3|NULL|c\n");
+    check_join(DL_SQL_JOIN_T_ANTI, true, "2|20|b\n3|NULL|c\n");
+}
+
+TEST(test_mark_join_is_true_false_or_null) {
+    /* The build side has a NULL key, so a row without a match is NULL, not FALSE. */
+    check_join(DL_SQL_JOIN_T_MARK, false,
+               "1|10|a|true\n2|20|b|NULL\n3|NULL|c|NULL\n4|30|d|true\n5|10|e|true\n");
+}
+
+static void
+check_not_in(const char *left_rows, const char *right_rows, const char *want,
+             dl_sql_join_type type) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = type,
+                    .is_null_aware = type == DL_SQL_JOIN_T_ANTI || type == DL_SQL_JOIN_T_MARK};
+    two_tables(&t, &js);
+    js.left_rows = left_rows;
+    js.right_rows = right_rows;
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), want);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_not_in_with_a_null_on_the_build_side_returns_nothing) {
+    check_not_in("1|10|a\n2|20|b\n3|NULL|c\n", "10|x\nNULL|n\n", "", DL_SQL_JOIN_T_ANTI);
+}
+
+TEST(test_not_in_drops_null_probe_keys_unless_build_is_empty) {
+    check_not_in("1|10|a\n2|20|b\n3|NULL|c\n", "10|x\n30|z\n", "2|20|b\n", DL_SQL_JOIN_T_ANTI);
+    check_not_in("1|10|a\n2|20|b\n3|NULL|c\n", "", "1|10|a\n2|20|b\n3|NULL|c\n",
+                 DL_SQL_JOIN_T_ANTI);
+}
+
+TEST(test_mark_join_without_build_nulls_is_false_for_misses) {
+    check_not_in("1|10|a\n2|20|b\n3|NULL|c\n", "10|x\n30|z\n",
+                 "1|10|a|true\n2|20|b|false\n3|NULL|c|NULL\n", DL_SQL_JOIN_T_MARK);
+    check_not_in("1|10|a\n3|NULL|c\n", "", "1|10|a|false\n3|NULL|c|false\n", DL_SQL_JOIN_T_MARK);
+}
+
+TEST(test_mark_join_that_is_not_null_aware_is_exists) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_MARK};
+    two_tables(&t, &js);
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out),
+                 "1|10|a|true\n2|20|b|false\n3|NULL|c|false\n4|30|d|true\n5|10|e|true\n");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+/* x IN (SELECT y FROM r WHERE r.z = l.z): key 0 is x = y, key 1 the correlation z = z. */
+static void
+check_correlated_in(dl_sql_join_type type, const char *want) {
+    tx t;
+    tx_init(&t, 0);
+    const dl_type *lt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG),
+                           tx_prim(DL_VEC_TYPE_LONG)};
+    const dl_type *rt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    join_spec js = {.type = type, .is_null_aware = true, .n_keys = 2, .lk = {1, 2}, .rk = {0, 1}};
+    js.left = tx_schema(&t, 3, lt);
+    js.right = tx_schema(&t, 2, rt);
+    js.left_rows = "1|10|1\n2|20|1\n3|NULL|1\n4|10|2\n5|NULL|3\n";
+    js.right_rows = "10|1\nNULL|2\n30|1\n";
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), want);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_correlated_in_and_not_in_are_null_aware_on_the_in_key_only) {
+    check_correlated_in(DL_SQL_JOIN_T_MARK,
+                        "1|10|1|true\n2|20|1|false\n3|NULL|1|NULL\n4|10|2|NULL\n5|NULL|3|false\n");
+    check_correlated_in(DL_SQL_JOIN_T_ANTI, "2|20|1\n5|NULL|3\n");
+}
+
+TEST(test_single_join_is_a_left_join_with_at_most_one_match) {
+    check_not_in("1|10|a\n2|20|b\n3|NULL|c\n", "10|x\n30|z\n",
+                 "1|10|a|10|x\n2|20|b|NULL|NULL\n3|NULL|c|NULL|NULL\n", DL_SQL_JOIN_T_SINGLE);
+}
+
+TEST(test_single_join_with_two_matches_is_an_error) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_SINGLE};
+    two_tables(&t, &js);
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_STATUS(run_join(&t, &js, &out), DL_ERR_INVALID_ARG, &t.err);
+    CHECK_ERR_CONTAINS(&t.err, "more than one row returned by a subquery used as an expression");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_null_safe_keys_match_null_with_null) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_INNER};
+    two_tables(&t, &js);
+    js.null_equal[0] = true;
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|10|a|10|x\n1|10|a|10|y\n3|NULL|c|NULL|n\n4|30|d|30|z\n"
+                                    "5|10|e|10|x\n5|10|e|10|y\n");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_two_keys_of_string_and_double_with_nan_and_negative_zero) {
+    tx t;
+    tx_init(&t, 0);
+    const dl_type *types[] = {tx_prim(DL_VEC_TYPE_STRING), tx_prim(DL_VEC_TYPE_DOUBLE)};
+    join_spec js = {.type = DL_SQL_JOIN_T_INNER, .n_keys = 2, .lk = {0, 1}, .rk = {0, 1}};
+    js.left = tx_schema(&t, 2, types);
+    js.right = js.left;
+    js.left_rows = "a|nan\na|-0.0\nlong string beyond twelve|1.5\nb|1.5\na|2\n";
+    js.right_rows = "a|nan\na|0.0\nlong string beyond twelve|1.5\nb|2\n";
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out),
+                 "a|-0|a|0\na|nan|a|nan\nlong string beyond twelve|1.5|long string beyond "
+                 "twelve|1.5\n");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_residual_predicate_filters_pairs_before_left_join_fills_nulls) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_LEFT};
+    const dl_type *l[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    js.left = tx_schema(&t, 2, l);
+    js.right = js.left;
+    js.left_rows = "1|5\n2|5\n3|7\n";
+    js.right_rows = "1|4\n1|6\n2|3\n";
+    js.n_keys = 1;
+    js.lk[0] = 0;
+    js.rk[0] = 0;
+    js.residual = lt_expr(&t, 1, 3); /* left.c1 < right.c1 */
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|5|1|6\n2|5|NULL|NULL\n3|7|NULL|NULL\n");
+    dl_buf_reset(&out);
+    js.type = DL_SQL_JOIN_T_SEMI;
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|5\n");
+    dl_buf_reset(&out);
+    js.type = DL_SQL_JOIN_T_ANTI;
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "2|5\n3|7\n");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_cross_join_and_nested_loop_with_only_a_residual) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_CROSS};
+    const dl_type *l[] = {tx_prim(DL_VEC_TYPE_LONG)};
+    js.left = tx_schema(&t, 1, l);
+    js.right = js.left;
+    js.left_rows = "1\n2\n3\n";
+    js.right_rows = "2\n3\n";
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|2\n1|3\n2|2\n2|3\n3|2\n3|3\n");
+    dl_buf_reset(&out);
+    js.type = DL_SQL_JOIN_T_FULL;
+    js.residual = lt_expr(&t, 0, 1);
+    js.right_rows = "2\n3\n0\n";
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|2\n1|3\n2|3\n3|NULL\nNULL|0\n");
+    dl_buf_reset(&out);
+    js.type = DL_SQL_JOIN_T_MARK;
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out), "1|true\n2|true\n3|false\n");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_joins_with_an_empty_side) {
+    check_not_in("", "10|x\n", "", DL_SQL_JOIN_T_INNER);
+    check_not_in("1|10|a\n", "", "", DL_SQL_JOIN_T_INNER);
+    check_not_in("1|10|a\n", "", "1|10|a|NULL|NULL\n", DL_SQL_JOIN_T_LEFT);
+    check_not_in("", "10|x\n", "NULL|NULL|NULL|10|x\n", DL_SQL_JOIN_T_RIGHT);
+    check_not_in("1|10|a\n", "", "", DL_SQL_JOIN_T_SEMI);
+}
+
+/* ---- many rows ----------------------------------------------------------------------------- */
+
+/* Left: i, i % m (NULL every 13th); right: j, j % n. Reference by nested loops. */
+static void
+check_many(dl_sql_join_type type, int n_left, int n_right, int m, int workers) {
+    tx t;
+    tx_init(&t, workers);
+    const dl_type *types[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    join_spec js = {.type = type, .n_keys = 1, .lk = {1}, .rk = {1}, .is_parallel = true};
+    js.left = tx_schema(&t, 2, types);
+    js.right = js.left;
+    js.batch_rows = 2048;
+    dl_buf lt, rt, want;
+    dl_buf_init(&lt, NULL);
+    dl_buf_init(&rt, NULL);
+    dl_buf_init(&want, NULL);
+    for (int i = 0; i < n_left; i++) {
+        if (i % 13 == 0) {
+            CHECK_OK(dl_buf_appendf(&lt, &t.err, "%d|NULL\n", i), &t.err);
+        } else {
+            CHECK_OK(dl_buf_appendf(&lt, &t.err, "%d|%d\n", i, i % m), &t.err);
+        }
+    }
+    for (int j = 0; j < n_right; j++) {
+        CHECK_OK(dl_buf_appendf(&rt, &t.err, "%d|%d\n", j, (j * 7) % (2 * m)), &t.err);
+    }
+    bool *right_hit = dl_mem_alloc_zero(NULL, (size_t)n_right);
+    for (int i = 0; i < n_left; i++) {
+        bool hit = false;
+        for (int j = 0; j < n_right && i % 13 != 0; j++) {
+            if ((j * 7) % (2 * m) == i % m) {
+                hit = true;
+                right_hit[j] = true;
+                if (type != DL_SQL_JOIN_T_SEMI && type != DL_SQL_JOIN_T_ANTI) {
+                    CHECK_OK(dl_buf_appendf(&want, &t.err, "%d|%d|%d|%d\n", i, i % m, j,
+                                            (j * 7) % (2 * m)),
+                             &t.err);
+                }
+            }
+        }
+        if (type == DL_SQL_JOIN_T_SEMI && hit) {
+            CHECK_OK(dl_buf_appendf(&want, &t.err, "%d|%d\n", i, i % m), &t.err);
+        }
+        if (type == DL_SQL_JOIN_T_ANTI && !hit) {
+            if (i % 13 == 0) {
+                CHECK_OK(dl_buf_appendf(&want, &t.err, "%d|NULL\n", i), &t.err);
+            } else {
+                CHECK_OK(dl_buf_appendf(&want, &t.err, "%d|%d\n", i, i % m), &t.err);
+            }
+        }
+    }
+    for (int j = 0; j < n_right && type == DL_SQL_JOIN_T_RIGHT; j++) {
+        if (!right_hit[j]) {
+            CHECK_OK(dl_buf_appendf(&want, &t.err, "NULL|NULL|%d|%d\n", j, (j * 7) % (2 * m)),
+                     &t.err);
+        }
+    }
+    tx_sort_lines(&want);
+    js.left_rows = dl_buf_cstr(&lt);
+    js.right_rows = dl_buf_cstr(&rt);
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_OK(run_join(&t, &js, &out), &t.err);
+    CHECK_INT_EQ(out.len, want.len);
+    CHECK(memcmp(out.data, want.data, want.len) == 0);
+    dl_mem_free(NULL, right_hit, (size_t)n_right);
+    dl_buf_destroy(&out);
+    dl_buf_destroy(&want);
+    dl_buf_destroy(&lt);
+    dl_buf_destroy(&rt);
+    tx_destroy(&t);
+}
+
+TEST(test_inner_join_many_rows_unique_build_keys_on_threads) {
+    check_many(DL_SQL_JOIN_T_INNER, 9000, 3000, 4000, 2);
+}
+
+TEST(test_inner_join_many_rows_with_duplicate_build_keys) {
+    check_many(DL_SQL_JOIN_T_INNER, 5000, 3000, 300, 0);
+}
+
+TEST(test_right_join_many_rows_on_threads_emits_unmatched_once) {
+    check_many(DL_SQL_JOIN_T_RIGHT, 7000, 5000, 2000, 3);
+}
+
+TEST(test_semi_and_anti_many_rows_on_threads) {
+    check_many(DL_SQL_JOIN_T_SEMI, 7000, 500, 2000, 2);
+    check_many(DL_SQL_JOIN_T_ANTI, 7000, 500, 2000, 2);
+}
+
+TEST(test_bad_plan_with_mismatched_key_types_is_rejected) {
+    tx t;
+    tx_init(&t, 0);
+    join_spec js = {.type = DL_SQL_JOIN_T_INNER};
+    two_tables(&t, &js);
+    js.lk[0] = 2; /* string = bigint */
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    CHECK_STATUS(run_join(&t, &js, &out), DL_ERR_INTERNAL, &t.err);
+    CHECK_ERR_CONTAINS(&t.err, "join key 0 compares string with bigint");
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+static dl_status
+fault_join(tx *t, dl_buf *out, dl_sql_join_type type) {
+    join_spec js = {.type = type, .is_null_aware = type == DL_SQL_JOIN_T_MARK};
+    two_tables(t, &js);
+    js.right_rows = "10|x\n10|a string longer than twelve\n30|z\nNULL|n\n40|w\n";
+    return run_join(t, &js, out);
+}
+
+static dl_status
+fault_full(tx *t, dl_buf *out) {
+    return fault_join(t, out, DL_SQL_JOIN_T_FULL);
+}
+
+static dl_status
+fault_mark(tx *t, dl_buf *out) {
+    return fault_join(t, out, DL_SQL_JOIN_T_MARK);
+}
+
+static dl_status
+fault_residual(tx *t, dl_buf *out) {
+    join_spec js = {.type = DL_SQL_JOIN_T_ANTI};
+    const dl_type *l[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    js.left = tx_schema(t, 2, l);
+    js.right = js.left;
+    js.left_rows = "1|5\n2|5\n3|7\n";
+    js.right_rows = "1|4\n1|6\n2|3\n";
+    js.n_keys = 1;
+    js.residual = lt_expr(t, 1, 3);
+    return run_join(t, &js, out);
+}
+
+TEST(test_join_out_of_memory_fails_cleanly_at_every_allocation) {
+    CHECK(tx_fault_loop(fault_full, "1|10|a|10|a string longer than twelve\n1|10|a|10|x\n"
+                                    "2|20|b|NULL|NULL\n3|NULL|c|NULL|NULL\n4|30|d|30|z\n"
+                                    "5|10|e|10|a string longer than twelve\n5|10|e|10|x\n"
+                                    "NULL|NULL|NULL|40|w\nNULL|NULL|NULL|NULL|n\n") > 10);
+    CHECK(tx_fault_loop(fault_mark, "1|10|a|true\n2|20|b|NULL\n3|NULL|c|NULL\n4|30|d|true\n"
+                                    "5|10|e|true\n") > 10);
+    CHECK(tx_fault_loop(fault_residual, "2|5\n3|7\n") > 10);
+}
+
+int
+main(void) {
+    RUN(test_inner_join_matches_duplicates_and_never_null_keys);
+    RUN(test_left_join_keeps_unmatched_and_null_key_rows);
+    RUN(test_right_join_emits_unmatched_build_rows_once);
+    RUN(test_full_join_keeps_both_sides);
+    RUN(test_semi_and_anti_join_select_left_rows);
+    RUN(test_mark_join_is_true_false_or_null);
+    RUN(test_not_in_with_a_null_on_the_build_side_returns_nothing);
+    RUN(test_not_in_drops_null_probe_keys_unless_build_is_empty);
+    RUN(test_mark_join_without_build_nulls_is_false_for_misses);
+    RUN(test_mark_join_that_is_not_null_aware_is_exists);
+    RUN(test_correlated_in_and_not_in_are_null_aware_on_the_in_key_only);
+    RUN(test_single_join_is_a_left_join_with_at_most_one_match);
+    RUN(test_single_join_with_two_matches_is_an_error);
+    RUN(test_null_safe_keys_match_null_with_null);
+    RUN(test_two_keys_of_string_and_double_with_nan_and_negative_zero);
+    RUN(test_residual_predicate_filters_pairs_before_left_join_fills_nulls);
+    RUN(test_cross_join_and_nested_loop_with_only_a_residual);
+    RUN(test_joins_with_an_empty_side);
+    RUN(test_inner_join_many_rows_unique_build_keys_on_threads);
+    RUN(test_inner_join_many_rows_with_duplicate_build_keys);
+    RUN(test_right_join_many_rows_on_threads_emits_unmatched_once);
+    RUN(test_semi_and_anti_many_rows_on_threads);
+    RUN(test_bad_plan_with_mismatched_key_types_is_rejected);
+    RUN(test_join_out_of_memory_fails_cleanly_at_every_allocation);
+    return harness_finish();
+}
