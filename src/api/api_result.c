@@ -286,6 +286,21 @@ wrong_type(deltalite_result *r, int32_t col, const char *want) {
     return DELTALITE_ERROR_SCHEMA;
 }
 
+/* value_at for a getter that takes one or two exact types (id2 < 0: only id1). */
+static deltalite_status
+typed_value_at(deltalite_result *r, int32_t col, int id1, int id2, const char *want,
+               const dl_vector **out_flat, int64_t *out_idx) {
+    deltalite_status ds = value_at(r, col, want, out_flat, out_idx);
+    if (ds != DELTALITE_OK) {
+        return ds;
+    }
+    int id = (int)(*out_flat)->type->id;
+    if (id != id1 && id != id2) {
+        return wrong_type(r, col, want);
+    }
+    return DELTALITE_OK;
+}
+
 deltalite_status
 deltalite_result_get_bool(deltalite_result *result, int32_t col, bool *out) {
     const dl_vector *flat = NULL;
@@ -294,12 +309,10 @@ deltalite_result_get_bool(deltalite_result *result, int32_t col, bool *out) {
         return null_out(result);
     }
     *out = false;
-    deltalite_status ds = value_at(result, col, "a boolean", &flat, &idx);
+    deltalite_status ds =
+        typed_value_at(result, col, DL_VEC_TYPE_BOOLEAN, -1, "a boolean", &flat, &idx);
     if (ds != DELTALITE_OK) {
         return ds;
-    }
-    if (flat->type->id != DL_VEC_TYPE_BOOLEAN) {
-        return wrong_type(result, col, "a boolean");
     }
     *out = dl_vec_get_bool(flat, idx);
     dl_api_ok(result->db);
@@ -407,12 +420,9 @@ deltalite_result_get_date(deltalite_result *result, int32_t col, int32_t *out_da
         return null_out(result);
     }
     *out_days = 0;
-    deltalite_status ds = value_at(result, col, "a date", &flat, &idx);
+    deltalite_status ds = typed_value_at(result, col, DL_VEC_TYPE_DATE, -1, "a date", &flat, &idx);
     if (ds != DELTALITE_OK) {
         return ds;
-    }
-    if (flat->type->id != DL_VEC_TYPE_DATE) {
-        return wrong_type(result, col, "a date");
     }
     *out_days = ((const int32_t *)flat->data)[idx];
     dl_api_ok(result->db);
@@ -427,13 +437,10 @@ deltalite_result_get_timestamp(deltalite_result *result, int32_t col, int64_t *o
         return null_out(result);
     }
     *out_micros = 0;
-    deltalite_status ds = value_at(result, col, "a timestamp", &flat, &idx);
+    deltalite_status ds = typed_value_at(result, col, DL_VEC_TYPE_TIMESTAMP,
+                                         DL_VEC_TYPE_TIMESTAMP_NTZ, "a timestamp", &flat, &idx);
     if (ds != DELTALITE_OK) {
         return ds;
-    }
-    dl_type_id id = flat->type->id;
-    if (id != DL_VEC_TYPE_TIMESTAMP && id != DL_VEC_TYPE_TIMESTAMP_NTZ) {
-        return wrong_type(result, col, "a timestamp");
     }
     *out_micros = ((const int64_t *)flat->data)[idx];
     dl_api_ok(result->db);
