@@ -5,8 +5,12 @@
 // multisets (as lists under a total ORDER BY), doubles to 9 significant digits.
 //
 // usage: node tests/sql/engine/diff_duckdb.mjs [--seed N] [--queries N] [--deltalite PATH]
-//                                              [--dir DIR]
-//   needs bench/node_modules (bench/run installs it; or `npm install` in bench/).
+//                                              [--dir DIR] [--rows N] [--row-group N]
+//                                              [--modules DIR]
+//   --rows: rows of t1 (default 5000; t2 has 300); --row-group: Parquet row-group size of t1
+//   (default DuckDB's), small values give multi-row-group files that parallel scans split.
+//   --modules: the node_modules holding @duckdb/node-api (default bench/node_modules; bench/run
+//   installs it, or `npm install` in bench/). tests/sql/engine/diff_run.sh is the ctest wrapper.
 //   Writes DIR/t1.parquet, DIR/t2.parquet and DIR/failures.txt; exits 1 on any difference.
 //
 // The generator keeps to the SQL both engines agree on. Where Spark and DuckDB differ it
@@ -17,21 +21,25 @@
 // Not part of the build; not needed by ctest.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const opt = { seed: 1, queries: 500, deltalite: join(REPO, 'build/release/deltalite'), dir: null };
+const opt = {
+  seed: 1, queries: 500, deltalite: join(REPO, 'build/release/deltalite'), dir: null, rows: 5000,
+  'row-group': 0, modules: join(REPO, 'bench/node_modules'),
+};
+const NUMERIC = new Set(['seed', 'queries', 'rows', 'row-group']);
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt)) { console.error(`unknown option ${process.argv[i]}`); process.exit(2); }
-  opt[k] = k === 'seed' || k === 'queries' ? Number(process.argv[i + 1]) : process.argv[i + 1];
+  opt[k] = NUMERIC.has(k) ? Number(process.argv[i + 1]) : process.argv[i + 1];
 }
 const D = opt.dir || mkdtempSync(join(tmpdir(), 'dl_diff_'));
 mkdirSync(D, { recursive: true });
-const { DuckDBInstance } = await import(join(REPO, 'bench/node_modules/@duckdb/node-api/lib/index.js'));
+const { DuckDBInstance } = await import(join(resolve(opt.modules), '@duckdb/node-api/lib/index.js'));
 
 let seed = opt.seed;
 function rnd() { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; }
@@ -182,7 +190,8 @@ await con.run(`COPY (SELECT i::BIGINT AS b,
   CASE WHEN hash(i*13) % 8 = 0 THEN NULL ELSE ['ab','abc','b','Bx','c','','x_y','zz'][(hash(i*17) % 8)::INT + 1] END AS s,
   CASE WHEN hash(i*19) % 10 = 0 THEN NULL ELSE (hash(i*23) % 7)::INT END AS k,
   DATE '2020-01-01' + (hash(i*29) % 60)::INT AS d
-  FROM range(5000) r(i)) TO '${D}/t1.parquet' (FORMAT parquet)`);
+  FROM range(${opt.rows}) r(i)) TO '${D}/t1.parquet'
+  (FORMAT parquet${opt['row-group'] > 0 ? `, ROW_GROUP_SIZE ${opt['row-group']}` : ''})`);
 await con.run(`COPY (SELECT i::BIGINT AS id,
   CASE WHEN hash(i*31) % 10 = 0 THEN NULL ELSE (hash(i*37) % 9)::INT END AS k,
   CASE WHEN hash(i*41) % 7 = 0 THEN NULL ELSE (hash(i*43) % 100)::INT - 50 END AS v,
@@ -191,16 +200,21 @@ await con.run(`COPY (SELECT i::BIGINT AS id,
 const FAIL = join(D, 'failures.txt');
 writeFileSync(FAIL, '');
 let fails = 0, errs = 0, both = 0;
+const slowest = []; // deltalite's three slowest queries, printed at the end
 for (let i = 0; i < opt.queries; i++) {
   const q = query();
   let duck, duckErr = null;
   try { const r = await con.runAndReadAll(q.sql); duck = r.getRowsJson(); } catch (e) { duckErr = String(e.message).split('\n')[0]; }
   let dl, dlErr = null;
+  const t0 = process.hrtime.bigint();
   try {
     const out = execFileSync(opt.deltalite, ['-json', '-c', q.sql], { maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const objs = out.trim() === '' ? [] : JSON.parse(out);
     dl = objs.map((o) => Object.values(o));
   } catch (e) { dlErr = String(e.stderr || e.message).split('\n')[0]; }
+  slowest.push({ ms: Number(process.hrtime.bigint() - t0) / 1e6, sql: q.sql });
+  slowest.sort((x, y) => y.ms - x.ms);
+  slowest.length = Math.min(slowest.length, 3);
   if (duckErr && dlErr) { both++; continue; }
   if (duckErr || dlErr) {
     errs++;
@@ -215,4 +229,8 @@ for (let i = 0; i < opt.queries; i++) {
 }
 console.log(`queries ${opt.queries} mismatches ${fails} error-differences ${errs} ` +
             `errors-on-both ${both}${fails + errs > 0 ? `; see ${FAIL}` : ''}`);
+for (const q of slowest) console.log(`slow: ${q.ms.toFixed(0)} ms: ${q.sql}`);
+if (fails + errs > 0) {
+  console.log(readFileSync(FAIL, 'utf8').split('\n').slice(0, 60).join('\n'));
+}
 process.exit(fails + errs > 0 ? 1 : 0);

@@ -17,4 +17,5 @@ add_test(NAME test_pq_write_duckdb
          COMMAND ${CMAKE_COMMAND} -E env DL_NODE=${DL_NODE}
                  sh ${CMAKE_SOURCE_DIR}/tests/parquet_duckdb/run.sh
                  $<TARGET_FILE:pq_write_alltypes> ${CMAKE_CURRENT_BINARY_DIR}/pq_write_duckdb)
-set_tests_properties(test_pq_write_duckdb PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77)
+set_tests_properties(test_pq_write_duckdb PROPERTIES LABELS unit TIMEOUT 300 SKIP_RETURN_CODE 77
+                     RESOURCE_LOCK dl_duckdb_npm)
