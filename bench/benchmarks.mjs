@@ -10,6 +10,63 @@
 // the keys listed.
 
 import { join } from 'node:path';
+import { readJson } from './lib/common.mjs';
+import { ensureDeltaTables } from './gen/gen_tables.mjs';
+import { ensureDeltaLogsFrom } from './delta/gen_delta_logs.mjs';
+
+// Data made by deltalite's own programs from the runner's data sets, on first use (so only when
+// a benchmark needs it, and after the runner has built the programs). Synchronous and cached
+// on disk; a failure is reported and yields paths that do not exist, so that side fails with
+// the reason.
+const derived = new Map();
+function once(key, make) {
+    if (!derived.has(key)) {
+        const r = make();
+        if (r.error) {
+            process.stderr.write(`bench: ${r.error}\n`);
+        }
+        derived.set(key, r);
+    }
+    return derived.get(key);
+}
+
+/** The warehouse of Delta copies of the tables (gen_tables --format delta). */
+function deltaWarehouse(ctx) {
+    const r = once(`tables:${ctx.tables}:${ctx.build}`, () => ensureDeltaTables({
+        dir: ctx.tables, manifest: readJson(join(ctx.tables, 'manifest.json')), build: ctx.build,
+    }));
+    return r.dir || join(ctx.tables, 'delta-missing');
+}
+
+/** The checkpointed logs of the Delta snapshot benchmarks (bench/delta/gen_delta_logs.mjs). */
+function deltaLogs(ctx) {
+    const r = once(`logs:${ctx.log}:${ctx.build}`, () => ensureDeltaLogsFrom({
+        src: { dir: ctx.log, manifest: readJson(join(ctx.log, 'manifest.json')) }, build: ctx.build,
+    }));
+    return r.error ? { dir: join(ctx.log, 'checkpoints-missing'), manifest: { time_travel_version: 0 } } : r;
+}
+
+// The Delta snapshot benchmarks: deltalite opens one of the checkpointed logs; the peer is
+// DuckDB reading the same checkpoint and commits in SQL and reconciling them (no log segment
+// selection: the checkpointed tables hold only the files of their segment, and for time travel
+// the peer's query names the files).
+const snapshotBench = (name, table, what, opts = {}) => ({
+    name, group: 'delta', data: ['log'], what, compare: ['live_files', 'live_bytes'],
+    peer: (ctx) => {
+        const logs = deltaLogs(ctx);
+        return ['node', join(ctx.repo, 'bench/peer/duckdb_query.mjs'), '--log', join(logs.dir, table),
+                opts.timeTravel ? join(logs.dir, 'history_peer.sql')
+                    : join(ctx.repo, 'bench/delta/snapshot_checkpoint.sql')];
+    },
+    deltalite: {
+        program: 'bench/dl_bench_delta_snapshot',
+        argv: (ctx) => {
+            const logs = deltaLogs(ctx);
+            return [join(logs.dir, table),
+                    ...(opts.timeTravel ? ['--version', String(logs.manifest.time_travel_version)] : [])];
+        },
+    },
+});
 
 const peerQuery = (query, opts = {}) => (ctx) => [
     'node', join(ctx.repo, 'bench/peer/duckdb_query.mjs'),
@@ -21,13 +78,13 @@ const peerQuery = (query, opts = {}) => (ctx) => [
 ];
 
 // deltalite's SQL side: one program that opens the warehouse of Delta tables written from the
-// same data (gen_tables --format delta, not yet) and runs one query file.
+// same data by deltalite's writer (gen_tables --format delta) and runs one query file.
 const sqlBench = (name, query, what) => ({
     name, group: 'sql', data: ['tables'], what,
     peer: peerQuery(query),
     deltalite: {
         program: 'bench/dl_bench_sql',
-        argv: (ctx) => [join(ctx.tables, 'delta'), join(ctx.repo, 'bench/queries', query)],
+        argv: (ctx) => [deltaWarehouse(ctx), join(ctx.repo, 'bench/queries', query)],
     },
 });
 
@@ -70,6 +127,13 @@ export const BENCHMARKS = [
             argv: (ctx) => [ctx.log],
         },
     },
+    snapshotBench('snapshot_checkpoint', 'latest',
+                  'open a table of 1 M x S live files: a checkpoint + 9 commits'),
+    snapshotBench('snapshot_commits', 'commits',
+                  'open a table with 10,000 x S - 1 commits after a checkpoint (of version 0)'),
+    snapshotBench('time_travel', 'history',
+                  'time travel to the middle of the log: one checkpoint + 5 commits',
+                  { timeTravel: true }),
     sqlBench('q1_scan_count_sum', 'q1_scan_count_sum.sql', 'count(*), sum of two columns'),
     sqlBench('q2_group_by_strings', 'q2_group_by_strings.sql', 'GROUP BY two string columns'),
     sqlBench('q3_range_filter', 'q3_range_filter.sql', 'selective range filter on ts (~1%)'),

@@ -18,18 +18,25 @@
 // manifest matches is reused. --check regenerates into a scratch folder and requires identical
 // checksums and bytes: the proof of determinism.
 //
-// --format delta is the hook for the day deltalite's writer exists (see writeDelta below).
+// --format delta also writes each table as a Delta table, tables_sf<S>_seed<N>/delta/<table>/,
+// through deltalite's writer (bench/delta/load_delta.c: files of about 1 M rows, snappy, stats
+// in the add actions, one commit), cached like the Parquet files (see ensureDeltaTables).
 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
-    GENERATOR_VERSION, columnKeys, rowHash, parseArgs, die, tablesDir, readJson,
+    GENERATOR_VERSION, REPO_DIR, columnKeys, rowHash, parseArgs, die, tablesDir, readJson,
     writeJsonAtomic, sha256File,
 } from '../lib/common.mjs';
 
 const USAGE = `usage: node bench/gen/gen_tables.mjs [--scale S] [--seed N] [--force] [--check]
-                                     [--format parquet|delta] [--out DIR]
+                                     [--format parquet|delta] [--out DIR] [--build DIR]
+
+  --format delta  also write the Delta copies in <data set>/delta/{sales,customers} with
+                  <build>/bench/dl_bench_load_delta (--build: default build/release or
+                  $DL_BENCH_BUILD)
 `;
 
 export const ROW_GROUP_SIZE = 1000000;
@@ -199,16 +206,71 @@ function sameData(a, b) {
         a.tables[t].hash_sum === b.tables[t].hash_sum && a.tables[t].sha256 === b.tables[t].sha256);
 }
 
+// The Delta copies (--format delta): written by deltalite's own writer, one program run per
+// table. Bump DELTA_LOADER_VERSION when the layout changes, so cached copies are rewritten.
+export const DELTA_LOADER_VERSION = 1;
+export const DELTA_ROWS_PER_FILE = 1000000;
+
+/** The build folder holding deltalite's bench programs, as the runner picks it. */
+export function defaultBuild() {
+    const b = process.env.DL_BENCH_BUILD || 'build/release';
+    return isAbsolute(b) ? b : resolve(REPO_DIR, b);
+}
+
+function loadOneTable(program, parquet, out) {
+    const tmp = `${out}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    const r = spawnSync(program, [parquet, tmp, '--rows-per-file', String(DELTA_ROWS_PER_FILE)],
+                        { encoding: 'utf8', maxBuffer: 16 << 20 });
+    const line = (r.stdout || '').split('\n').filter((l) => l.startsWith('RESULT ')).pop();
+    if (r.status !== 0 || !line) {
+        rmSync(tmp, { recursive: true, force: true });
+        return { error: `${program} failed: ${(r.stderr || r.error?.message || '').trim()}` };
+    }
+    const result = Object.fromEntries([...line.matchAll(/([a-z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
+    rmSync(out, { recursive: true, force: true });
+    renameSync(tmp, out);
+    return { rows: Number(result.rows), files: Number(result.files), bytes: Number(result.bytes),
+             seconds: Number(result.seconds) };
+}
+
 /**
- * The hook for Delta tables. When deltalite's writer exists, write each Parquet data set as a
- * Delta table beside it (tables_.../delta/sales, .../delta/customers), e.g. by running the
- * deltalite shell with `CREATE TABLE sales USING delta AS SELECT * FROM parquet.\`…\`` or a
- * bench program `dl_bench_load_delta PARQUET TABLE_DIR`, and record it in the manifest; the
- * SQL benchmarks' deltalite side then runs over those tables.
+ * Makes sure the Parquet data set in `dir` (with its `manifest`) has Delta copies in
+ * dir/delta/{sales,customers}, written by `build`/bench/dl_bench_load_delta (files of about
+ * DELTA_ROWS_PER_FILE rows, snappy, stats in the add actions, one commit). Cached: reused while
+ * dir/delta/manifest.json names the same loader version and the same Parquet bytes (SHA-256).
+ * Synchronous, so that a benchmark's argv can call it. Returns {dir, manifest} or {error}.
  */
-function writeDelta(_dir) {
-    die('gen_tables: --format delta: not yet: needs deltalite\'s Delta writer (see writeDelta in ' +
-        'bench/gen/gen_tables.mjs)');
+export function ensureDeltaTables({ dir, manifest, build = defaultBuild(), force = false }) {
+    const out = join(dir, 'delta');
+    const manifestPath = join(out, 'manifest.json');
+    const old = readJson(manifestPath);
+    const sources = Object.fromEntries(['sales', 'customers'].map((t) => [t, manifest.tables[t].sha256]));
+    if (!force && old && old.loader_version === DELTA_LOADER_VERSION &&
+        old.rows_per_file === DELTA_ROWS_PER_FILE &&
+        ['sales', 'customers'].every((t) => old.tables?.[t]?.source_sha256 === sources[t] &&
+                                            existsSync(join(out, t, '_delta_log')))) {
+        return { dir: out, manifest: old };
+    }
+    const program = join(build, 'bench/dl_bench_load_delta');
+    if (!existsSync(program)) {
+        return { error: `${program} is not built (cmake --build ${build} --target dl_bench)` };
+    }
+    mkdirSync(out, { recursive: true });
+    const made = { loader_version: DELTA_LOADER_VERSION, rows_per_file: DELTA_ROWS_PER_FILE, tables: {} };
+    for (const t of ['customers', 'sales']) {
+        const r = loadOneTable(program, join(dir, manifest.tables[t].file), join(out, t));
+        if (r.error) {
+            return r;
+        }
+        if (r.rows !== manifest.tables[t].rows) {
+            return { error: `gen_tables: delta/${t} has ${r.rows} rows, the Parquet file ${manifest.tables[t].rows}` };
+        }
+        made.tables[t] = { ...r, source_sha256: sources[t] };
+        process.stderr.write(`gen_tables: delta/${t}: ${r.rows} rows in ${r.files} files, ${r.seconds} s\n`);
+    }
+    writeJsonAtomic(manifestPath, made);
+    return { dir: out, manifest: made };
 }
 
 /** Makes sure the data set exists (generating it if needed); returns its folder and manifest. */
@@ -230,11 +292,15 @@ export async function ensureTables({ scale, seed, force = false, out = null }) {
 
 async function main() {
     const args = parseArgs(process.argv.slice(2), {
-        scale: 0.1, seed: 42, force: false, check: false, format: 'parquet', out: '',
+        scale: 0.1, seed: 42, force: false, check: false, format: 'parquet', out: '', build: '',
     }, USAGE);
     const { dir, manifest } = await ensureTables({ ...args, out: args.out || null });
     if (args.format === 'delta') {
-        writeDelta(dir);
+        const build = args.build ? resolve(args.build) : defaultBuild();
+        const d = ensureDeltaTables({ dir, manifest, build, force: args.force });
+        if (d.error) {
+            die(`gen_tables: --format delta: ${d.error}`);
+        }
     } else if (args.format !== 'parquet') {
         die(`gen_tables: unknown --format ${args.format}`);
     }
