@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "sql/sql_bind_int.h"
+#include "sql/sql_dml.h"
 
 struct dl_sql_result {
     dl_sql_session *session;
@@ -213,6 +214,15 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
         return dl_sql_binder_describe(b, stmt, &r->plan, err);
     case DL_SQL_STMT_COPY:
         return dl_sql_exec_copy(b, stmt, &r->plan, err);
+    case DL_SQL_STMT_CREATE_TABLE:
+    case DL_SQL_STMT_INSERT:
+    case DL_SQL_STMT_DELETE:
+    case DL_SQL_STMT_UPDATE:
+    case DL_SQL_STMT_MERGE:
+    case DL_SQL_STMT_RESTORE:
+    case DL_SQL_STMT_ALTER_TABLE:
+    case DL_SQL_STMT_VACUUM:
+        return dl_sql_exec_dml(b, stmt, &r->plan, err);
     default:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
                          dl_sql_stmt_kind_name(stmt->kind));

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The data-changing statements (sql_dml*.c): CREATE [OR REPLACE] TABLE [AS SELECT], INSERT
+ * INTO / OVERWRITE, DELETE, UPDATE and MERGE, bound and planned here and written through ops
+ * (src/ops/ops.h) and committed through a Delta transaction (src/delta/delta_txn.h).
+ *
+ * Every statement is one commit or none. Rows come from a plan run on the statement's
+ * executor; DELETE, UPDATE and MERGE plan the table's rows with an action code per row (copy,
+ * update, delete, insert, drop) and write back the rows that stay (copy-on-write): every live
+ * file of the table is removed and the surviving rows are written as new files, so the
+ * commit's remove actions carry Spark's deletionTimestamp and extended metadata. A failure
+ * before the commit aborts the writer, which removes the files written so far: the table is
+ * as it was. Statements that match nothing (DELETE, UPDATE) commit nothing, as in Spark.
+ *
+ * commitInfo follows Spark: operations WRITE, CREATE TABLE [AS SELECT], CREATE OR REPLACE
+ * TABLE [AS SELECT], DELETE, UPDATE, MERGE, with their operationParameters and
+ * operationMetrics (numFiles / numOutputRows / numOutputBytes for writes; numDeletedRows,
+ * numUpdatedRows, numCopiedRows, numAddedFiles, numRemovedFiles and the byte counts for
+ * DELETE and UPDATE; numSourceRows and numTargetRows* for MERGE).
+ */
+#ifndef DL_SQL_SQL_DML_H
+#define DL_SQL_SQL_DML_H
+
+#include "ops/ops.h"
+#include "sql/sql_bind_int.h"
+
+/* Runs a data-changing statement (kinds CREATE_TABLE, INSERT, DELETE, UPDATE, MERGE,
+ * RESTORE, ALTER_TABLE, VACUUM). Only VACUUM returns rows (*out); the others leave *out NULL. */
+DL_NODISCARD dl_status dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
+                                       dl_error *err);
+
+/* ---- shared by the sql_dml*.c files ---------------------------------------------------------- */
+
+/* The table a statement writes. Everything lives as long as the statement. */
+typedef struct dl_sql_dml_target {
+    dl_delta_table *table;    /* closed with the statement */
+    dl_delta_snapshot *snap;  /* the latest snapshot (held by the statement); NULL: new table */
+    const char *display;      /* its name for messages */
+    dl_store *store;          /* where its files live */
+    const char *root;         /* its folder in store */
+    const dl_type *schema;    /* STRUCT of its columns */
+    const char *const *parts; /* partition columns */
+    int32_t n_parts;
+} dl_sql_dml_target;
+
+/* Opens an existing table named by name, with its latest snapshot. */
+DL_NODISCARD dl_status dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc,
+                                       dl_sql_dml_target *out, dl_error *err);
+
+/* Keeps the table open until the statement ends. */
+DL_NODISCARD dl_status dl_sql_dml_hold_table(dl_sql_binder *b, dl_delta_table *table,
+                                             dl_error *err);
+
+/* A one-row constant of BIGINT value v / of type NULL. NULL when out of memory. */
+dl_sql_bexpr *dl_sql_dml_int(dl_sql_binder *b, int64_t v);
+dl_sql_bexpr *dl_sql_dml_null(dl_sql_binder *b, const dl_type *type);
+
+/*
+ * A PROJECT over plan giving the target's columns: column i is plan column map[i] cast to
+ * the table's type (map[i] < 0: NULL). Casts that are not allowed fail naming the column.
+ */
+DL_NODISCARD dl_status dl_sql_dml_conform(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                          dl_sql_plan *plan, const int32_t *map, uint32_t loc,
+                                          dl_sql_plan **out, dl_error *err);
+
+/* What a plan run wrote. */
+typedef struct dl_sql_dml_sink {
+    dl_ops_writer *writer;
+    const dl_type *schema; /* the table's columns: the plan's first n_cols columns */
+    int32_t code_col;      /* a BIGINT action code column, or -1: every row is written */
+    uint32_t keep_mask;    /* codes whose rows are written (bit per code) */
+    int32_t source_col;    /* MERGE: a column non-NULL when the row has a source row, or -1 */
+    int64_t counts[16];    /* rows per code (codes 0..15) */
+    int64_t n_source;      /* rows with a source row */
+    uint32_t sel[DL_BATCH_CAPACITY];
+} dl_sql_dml_sink;
+
+/* Starts a writer for t into tx (files named after tx's id). */
+DL_NODISCARD dl_status dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                         dl_delta_tx *tx, dl_ops_writer **out, dl_error *err);
+
+/* Runs plan into sink->writer and closes its files. On failure the writer is aborted. */
+DL_NODISCARD dl_status dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_dml_sink *sink,
+                                      dl_error *err);
+
+/* Stages a remove of every live file of t's snapshot; *out_files / *out_bytes what they were. */
+DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx,
+                                             int64_t *out_files, int64_t *out_bytes, dl_error *err);
+
+/* Commits tx; on failure aborts writer (may be NULL) so its files go. Frees both. */
+DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);
+
+/* Frees tx and aborts and frees writer (a failed statement). */
+void dl_sql_dml_discard(dl_delta_tx *tx, dl_ops_writer *writer);
+
+/* The SQL text of an expression (canonical printer), in the statement arena; "" on failure. */
+const char *dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e);
+
+/* The statements (sql_dml_create.c, sql_dml_insert.c, sql_dml_rewrite.c, sql_dml_merge.c,
+ * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c). */
+DL_NODISCARD dl_status dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+/* VACUUM returns rows (the table's path; DRY RUN: the files it would delete) in *out. */
+DL_NODISCARD dl_status dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                         dl_sql_plan **out, dl_error *err);
+
+#endif /* DL_SQL_SQL_DML_H */

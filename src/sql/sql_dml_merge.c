@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * MERGE INTO target [AS t] USING source [AS s] ON cond WHEN ... (sql_dml.h), by copy-on-write.
+ *
+ * Plan. The target's rows with a marker column, FULL OUTER JOIN the source's rows with a
+ * marker column, ON cond. A row with both markers is matched; with only the target's it is
+ * not matched by source; with only the source's it is not matched (by target). The clauses
+ * are tried in the order written, each of its kind with its own AND condition (a NULL
+ * condition does not fire), and the first that fires gives the row's action code:
+ *
+ *   0            no clause fired on a target row: copied as it is
+ *   1 + i        clause i fired: UPDATE and INSERT rows are written with the clause's values,
+ *                DELETE rows are dropped
+ *   DROP         no clause fired on a source-only row: nothing is written
+ *
+ * A second projection computes each table column as CASE code WHEN (clause assigning it) THEN
+ * its value ... ELSE the target's value END, so one pass writes the new table. Every live file
+ * is removed in the commit when any row changed; a MERGE that changes nothing commits no file
+ * actions (Spark still records the commit).
+ *
+ * Not yet: Spark's error when one target row matches several source rows (the last match
+ * wins here), and WITH SCHEMA EVOLUTION.
+ *
+ * commitInfo: MERGE with operationParameters predicate, matchedPredicates,
+ * notMatchedPredicates, notMatchedBySourcePredicates (JSON arrays of {actionType[,
+ * predicate]}) and operationMetrics numSourceRows, numTargetRowsInserted / Updated / Deleted /
+ * Copied, numTargetRowsMatchedUpdated / MatchedDeleted, numTargetRowsNotMatchedBySource
+ * Updated / Deleted, numOutputRows, numTargetFilesAdded / Removed, numTargetBytesAdded /
+ * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "json/json.h"
+#include "sql/sql_dml.h"
+
+#define CODE_DROP   15
+#define MAX_CLAUSES 14
+
+typedef struct merge {
+    const dl_sql_stmt *stmt;
+    dl_sql_dml_target t;
+    int32_t n;           /* table columns */
+    int32_t m;           /* source columns */
+    int32_t t_mark;      /* join column: target marker */
+    int32_t s_mark;      /* join column: source marker */
+    int32_t width;       /* join columns */
+    dl_sql_plan *plan;   /* the join, then the projections */
+    dl_sql_scope scope;  /* names over the join */
+    dl_sql_scope source; /* the source's names (indexes in the join) */
+    int64_t start_ms;
+} merge;
+
+static int64_t
+clock_ms(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* plan's columns plus a non-NULL BIGINT marker. */
+static dl_status
+with_marker(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_plan **out, dl_error *err) {
+    int32_t n = plan->n_cols;
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(const char *));
+    DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        exprs[i] = dl_sql_bexpr_column(b->arena, i, plan->schema->fields[i].type);
+        names[i] = plan->schema->fields[i].name;
+        DL_CHECK(exprs[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    exprs[n] = dl_sql_dml_int(b, 1);
+    names[n] = "__dl_marker";
+    DL_CHECK(exprs[n] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_plan_project(b, plan, exprs, names, n + 1, out, err);
+}
+
+static dl_status
+plan_join(dl_sql_binder *b, merge *mg, dl_error *err) {
+    const dl_sql_stmt *stmt = mg->stmt;
+    const dl_sql_name *name = &stmt->u.merge.target;
+    DL_TRY(dl_sql_dml_open(b, name, stmt->loc, &mg->t, err));
+    mg->n = mg->t.schema->n_fields;
+    dl_sql_rel trel = {0};
+    DL_TRY(dl_sql_plan_delta_scan(b, dl_delta_snapshot_ref(mg->t.snap), mg->t.display, stmt->loc,
+                                  &trel.plan, err));
+    const char *qual =
+        stmt->u.merge.has_alias
+            ? dl_arena_strndup(b->arena, stmt->u.merge.alias.name.ptr, stmt->u.merge.alias.name.len)
+            : name->parts[name->n_parts - 1].name.ptr;
+    DL_CHECK(qual != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(dl_sql_scope_of(b, trel.plan, qual, &trel.scope, err));
+    DL_TRY(with_marker(b, trel.plan, &trel.plan, err));
+    dl_sql_rel srel = {0};
+    DL_TRY(dl_sql_binder_tref(b, stmt->u.merge.source, NULL, &srel, err));
+    mg->m = srel.plan->n_cols;
+    DL_TRY(with_marker(b, srel.plan, &srel.plan, err));
+    DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
+    mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
+    mg->t_mark = mg->n;
+    mg->s_mark = mg->n + 1 + mg->m;
+    mg->width = mg->s_mark + 1;
+    DL_TRY(
+        dl_sql_join_plan(b, trel.plan, srel.plan, DL_SQL_JOIN_T_FULL, stmt->loc, &mg->plan, err));
+    dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "ON"};
+    dl_sql_bexpr *on = NULL;
+    DL_TRY(dl_sql_binder_cond(&cx, stmt->u.merge.on, &on, err));
+    if (dl_sql_bexpr_has_subquery(on)) {
+        DL_SQL_BIND_FAIL(b, stmt->u.merge.on->loc, DL_ERR_UNSUPPORTED, err,
+                         "subqueries in a MERGE condition are not supported");
+    }
+    return dl_sql_join_split(b, mg->plan, on, err);
+}
+
+/* ---- the action code --------------------------------------------------------------------------
+ */
+
+static dl_sql_bexpr *
+is_null(dl_sql_binder *b, int32_t col, bool is_not) {
+    dl_sql_bexpr *e =
+        dl_sql_bexpr_new(b, DL_SQL_BEXPR_IS, dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN), 0, 1);
+    dl_sql_bexpr *c = dl_sql_bexpr_column(b->arena, col, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    if (e == NULL || c == NULL) {
+        return NULL;
+    }
+    e->is_kind = DL_SQL_BIS_NULL;
+    e->is_not = is_not;
+    e->args[0] = c;
+    return e;
+}
+
+/* The condition under which clause cl fires (before earlier clauses are considered). */
+static dl_status
+clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **out,
+            dl_error *err) {
+    dl_sql_bexpr *parts[3] = {NULL, NULL, NULL};
+    int32_t n = 0;
+    if (cl->match == DL_SQL_MERGE_MATCHED) {
+        parts[n++] = is_null(b, mg->t_mark, true);
+        parts[n++] = is_null(b, mg->s_mark, true);
+    } else if (cl->match == DL_SQL_MERGE_NOT_MATCHED) {
+        parts[n++] = is_null(b, mg->t_mark, false);
+    } else {
+        parts[n++] = is_null(b, mg->s_mark, false);
+    }
+    DL_CHECK(parts[0] != NULL && (n < 2 || parts[1] != NULL), err, DL_ERR_NOMEM, "out of memory");
+    if (cl->cond != NULL) {
+        dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "WHEN"};
+        DL_TRY(dl_sql_binder_cond(&cx, cl->cond, &parts[n], err));
+        if (dl_sql_bexpr_has_subquery(parts[n])) {
+            DL_SQL_BIND_FAIL(b, cl->cond->loc, DL_ERR_UNSUPPORTED, err,
+                             "subqueries in a MERGE clause condition are not supported");
+        }
+        n++;
+    }
+    if (n == 1) {
+        *out = parts[0];
+        return DL_OK;
+    }
+    dl_sql_bexpr *e =
+        dl_sql_bexpr_new(b, DL_SQL_BEXPR_AND, dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN), cl->loc, n);
+    DL_CHECK(e != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        e->args[i] = parts[i];
+    }
+    *out = e;
+    return DL_OK;
+}
+
+/* CASE WHEN fires(0) THEN 1 ... WHEN target row THEN 0 ELSE DROP END. */
+static dl_status
+code_expr(dl_sql_binder *b, merge *mg, dl_sql_bexpr **out, dl_error *err) {
+    uint32_t n_cl = mg->stmt->u.merge.n_clauses;
+    dl_sql_bexpr **conds = dl_arena_alloc_zero(b->arena, (n_cl + 2) * sizeof(dl_sql_bexpr *));
+    dl_sql_bexpr **codes = dl_arena_alloc_zero(b->arena, (n_cl + 2) * sizeof(dl_sql_bexpr *));
+    DL_CHECK(conds != NULL && codes != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < n_cl; i++) {
+        DL_TRY(clause_when(b, mg, &mg->stmt->u.merge.clauses[i], &conds[i], err));
+        codes[i] = dl_sql_dml_int(b, (int64_t)i + 1);
+        DL_CHECK(codes[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    conds[n_cl] = is_null(b, mg->t_mark, true);
+    codes[n_cl] = dl_sql_dml_int(b, 0);
+    dl_sql_bexpr *drop = dl_sql_dml_int(b, CODE_DROP);
+    DL_CHECK(conds[n_cl] != NULL && codes[n_cl] != NULL && drop != NULL, err, DL_ERR_NOMEM,
+             "out of memory");
+    return dl_sql_binder_make_case(b, conds, codes, (int32_t)n_cl + 1, drop, mg->stmt->loc, out,
+                                   err);
+}
+
+/* ---- the new values ------------------------------------------------------------------------- */
+
+/* The join column of the source column named like table column c, or -1. */
+static int32_t
+source_column(const merge *mg, const char *name) {
+    for (int32_t i = 0; i < mg->source.n; i++) {
+        const dl_sql_bcol *col = &mg->source.cols[i];
+        if (!col->is_hidden &&
+            dl_str_eq_nocase(dl_str_from_cstr(col->name), dl_str_from_cstr(name))) {
+            return col->index;
+        }
+    }
+    return -1;
+}
+
+static int32_t
+table_column(const merge *mg, dl_str name) {
+    for (int32_t i = 0; i < mg->n; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(mg->t.schema->fields[i].name), name)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* vals[c] (per table column) for a `*` action: the source column of the same name. */
+static dl_status
+star_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **vals,
+            dl_error *err) {
+    for (int32_t c = 0; c < mg->n; c++) {
+        const dl_type_field *f = &mg->t.schema->fields[c];
+        int32_t j = source_column(mg, f->name);
+        if (j < 0) {
+            DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
+                             "[UNRESOLVED_COLUMN] %s * needs a source column named '%s' (the "
+                             "target's column)",
+                             cl->action == DL_SQL_MERGE_INSERT_STAR ? "INSERT" : "UPDATE SET",
+                             f->name);
+        }
+        vals[c] = dl_sql_bexpr_column(b->arena, j, mg->plan->schema->fields[j].type);
+        DL_CHECK(vals[c] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    return DL_OK;
+}
+
+static dl_status
+bind_value(dl_sql_binder *b, merge *mg, int32_t c, const dl_sql_expr *ast, dl_sql_bexpr **vals,
+           dl_error *err) {
+    if (vals[c] != NULL) {
+        DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err, "column '%s' is set twice",
+                         mg->t.schema->fields[c].name);
+    }
+    dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "MERGE"};
+    return dl_sql_binder_expr(&cx, ast, &vals[c], err);
+}
+
+/* vals[c] for the clause's listed assignments or insert values (NULL: not set). */
+static dl_status
+listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **vals,
+              dl_error *err) {
+    if (cl->action == DL_SQL_MERGE_UPDATE) {
+        for (uint32_t i = 0; i < cl->assigns.n; i++) {
+            const dl_sql_assign *a = &cl->assigns.items[i];
+            const dl_sql_ident *last = &a->column.parts[a->column.n_parts - 1];
+            int32_t c = table_column(mg, last->name);
+            if (c < 0) {
+                DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
+                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
+                                 DL_STR_FMT(last->name));
+            }
+            DL_TRY(bind_value(b, mg, c, a->value, vals, err));
+        }
+        return DL_OK;
+    }
+    if (cl->columns.n != cl->values.n && cl->columns.n > 0) {
+        DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err, "INSERT lists %u columns but %u values",
+                         cl->columns.n, cl->values.n);
+    }
+    if (cl->columns.n == 0 && (int32_t)cl->values.n != mg->n) {
+        DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
+                         "INSERT VALUES gives %u values for the target's %d columns", cl->values.n,
+                         mg->n);
+    }
+    for (uint32_t i = 0; i < cl->values.n; i++) {
+        int32_t c = (int32_t)i;
+        if (cl->columns.n > 0) {
+            c = table_column(mg, cl->columns.items[i].name);
+            if (c < 0) {
+                DL_SQL_BIND_FAIL(b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
+                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
+                                 DL_STR_FMT(cl->columns.items[i].name));
+            }
+        }
+        DL_TRY(bind_value(b, mg, c, cl->values.items[i], vals, err));
+    }
+    return DL_OK;
+}
+
+/* A value cast to its column's type; an insert's missing value is NULL. */
+static dl_status
+finish_value(dl_sql_binder *b, const dl_type_field *f, bool is_insert, dl_sql_bexpr **v,
+             dl_error *err) {
+    if (*v == NULL && is_insert) {
+        *v = dl_sql_dml_null(b, f->type);
+        DL_CHECK(*v != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    if (*v == NULL) {
+        return DL_OK;
+    }
+    dl_status s = dl_sql_binder_cast(b, *v, f->type, v, err);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "MERGE: cannot write column '%s': ", f->name);
+    }
+    return s;
+}
+
+/* vals[clause * n + c]: the clause's value for column c, cast to its type, or NULL. */
+static dl_status
+clause_values(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, dl_error *err) {
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        dl_sql_bexpr **v = vals + (size_t)i * (size_t)mg->n;
+        if (cl->action == DL_SQL_MERGE_DELETE) {
+            continue;
+        }
+        if (cl->action == DL_SQL_MERGE_UPDATE_STAR || cl->action == DL_SQL_MERGE_INSERT_STAR) {
+            DL_TRY(star_values(b, mg, cl, v, err));
+        } else {
+            DL_TRY(listed_values(b, mg, cl, v, err));
+        }
+        bool is_insert =
+            cl->action == DL_SQL_MERGE_INSERT || cl->action == DL_SQL_MERGE_INSERT_STAR;
+        for (int32_t c = 0; c < mg->n; c++) {
+            DL_TRY(finish_value(b, &mg->t.schema->fields[c], is_insert, &v[c], err));
+        }
+    }
+    return DL_OK;
+}
+
+/* code = k, over the first projection's output. */
+static dl_status
+code_is(dl_sql_binder *b, merge *mg, int64_t k, dl_sql_bexpr **out, dl_error *err) {
+    const dl_sql_fn_def *eq = dl_sql_binder_lookup(b, DL_STR("="));
+    DL_CHECK(eq != NULL, err, DL_ERR_INTERNAL, "the = operator is not registered");
+    dl_sql_bexpr *args[2] = {
+        dl_sql_bexpr_column(b->arena, mg->width, dl_vec_type_prim(DL_VEC_TYPE_LONG)),
+        dl_sql_dml_int(b, k)};
+    DL_CHECK(args[0] != NULL && args[1] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_binder_call(b, eq, "=", args, 2, mg->stmt->loc, out, err);
+}
+
+/* Table column c: CASE WHEN code = k THEN value ... ELSE target column END. */
+static dl_status
+column_expr(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, int32_t c, dl_sql_bexpr **out,
+            dl_error *err) {
+    uint32_t n_cl = mg->stmt->u.merge.n_clauses;
+    dl_sql_bexpr **conds = dl_arena_alloc_zero(b->arena, (n_cl + 1) * sizeof(dl_sql_bexpr *));
+    dl_sql_bexpr **results = dl_arena_alloc_zero(b->arena, (n_cl + 1) * sizeof(dl_sql_bexpr *));
+    DL_CHECK(conds != NULL && results != NULL, err, DL_ERR_NOMEM, "out of memory");
+    int32_t n = 0;
+    for (uint32_t i = 0; i < n_cl; i++) {
+        dl_sql_bexpr *v = vals[(size_t)i * (size_t)mg->n + (size_t)c];
+        if (v == NULL) {
+            continue;
+        }
+        DL_TRY(code_is(b, mg, (int64_t)i + 1, &conds[n], err));
+        results[n++] = v;
+    }
+    const dl_type *type = mg->t.schema->fields[c].type;
+    dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, type);
+    DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (n == 0) {
+        *out = old;
+        return DL_OK;
+    }
+    return dl_sql_binder_make_case(b, conds, results, n, old, mg->stmt->loc, out, err);
+}
+
+static dl_status
+plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
+    uint32_t n_cl = mg->stmt->u.merge.n_clauses;
+    /* First: the join's columns and the code. */
+    dl_sql_bexpr **first =
+        dl_arena_alloc_zero(b->arena, (size_t)(mg->width + 2) * sizeof(dl_sql_bexpr *));
+    const char **names1 = dl_arena_alloc_zero(b->arena, (size_t)(mg->width + 2) * sizeof(char *));
+    dl_sql_bexpr **vals =
+        dl_arena_alloc_zero(b->arena, (n_cl + 1) * (size_t)mg->n * sizeof(dl_sql_bexpr *));
+    DL_CHECK(first != NULL && names1 != NULL && vals != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < mg->width; i++) {
+        first[i] = dl_sql_bexpr_column(b->arena, i, mg->plan->schema->fields[i].type);
+        names1[i] = mg->plan->schema->fields[i].name;
+        DL_CHECK(first[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    DL_TRY(code_expr(b, mg, &first[mg->width], err));
+    names1[mg->width] = "__dl_action";
+    DL_TRY(clause_values(b, mg, vals, err));
+    DL_TRY(dl_sql_plan_project(b, mg->plan, first, names1, mg->width + 1, &mg->plan, err));
+    /* Second: the table's columns, the code and the source marker. */
+    dl_sql_bexpr **second =
+        dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 3) * sizeof(dl_sql_bexpr *));
+    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 3) * sizeof(char *));
+    DL_CHECK(second != NULL && names2 != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t c = 0; c < mg->n; c++) {
+        DL_TRY(column_expr(b, mg, vals, c, &second[c], err));
+        names2[c] = mg->t.schema->fields[c].name;
+    }
+    second[mg->n] = dl_sql_bexpr_column(b->arena, mg->width, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    second[mg->n + 1] =
+        dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    DL_CHECK(second[mg->n] != NULL && second[mg->n + 1] != NULL, err, DL_ERR_NOMEM,
+             "out of memory");
+    names2[mg->n] = "__dl_action";
+    names2[mg->n + 1] = "__dl_source";
+    return dl_sql_plan_project(b, mg->plan, second, names2, mg->n + 2, &mg->plan, err);
+}
+
+/* ---- commit -----------------------------------------------------------------------------------
+ */
+
+static const char *
+action_name(dl_sql_merge_action a) {
+    switch (a) {
+    case DL_SQL_MERGE_DELETE:
+        return "delete";
+    case DL_SQL_MERGE_INSERT:
+    case DL_SQL_MERGE_INSERT_STAR:
+        return "insert";
+    default:
+        return "update";
+    }
+}
+
+/* A JSON array of {"predicate":..,"actionType":..} for the clauses of one kind. */
+static dl_status
+param_clauses(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, const char *key,
+              dl_sql_merge_match match, dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_array(&jw, err);
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses && s == DL_OK; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        if (cl->match != match) {
+            continue;
+        }
+        s = dl_json_writer_begin_object(&jw, err);
+        if (s == DL_OK && cl->cond != NULL) {
+            s = dl_json_writer_key_cstr(&jw, "predicate", err);
+            s = s == DL_OK ? dl_json_writer_string_cstr(&jw, dl_sql_dml_expr_text(b, cl->cond), err)
+                           : s;
+        }
+        s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "actionType", err) : s;
+        s = s == DL_OK ? dl_json_writer_string_cstr(&jw, action_name(cl->action), err) : s;
+        s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
+    }
+    s = s == DL_OK ? dl_json_writer_end_array(&jw, err) : s;
+    s = s == DL_OK ? dl_delta_tx_param_string(tx, key, dl_buf_cstr(&text), err) : s;
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+typedef struct tally {
+    int64_t updated, deleted, inserted, matched_updated, matched_deleted, nmbs_updated,
+        nmbs_deleted;
+} tally;
+
+static tally
+count_actions(const merge *mg, const dl_sql_dml_sink *sink) {
+    tally t = {0};
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        int64_t k = sink->counts[i + 1];
+        if (cl->action == DL_SQL_MERGE_DELETE) {
+            t.deleted += k;
+            t.matched_deleted += cl->match == DL_SQL_MERGE_MATCHED ? k : 0;
+            t.nmbs_deleted += cl->match == DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE ? k : 0;
+        } else if (cl->match == DL_SQL_MERGE_NOT_MATCHED) {
+            t.inserted += k;
+        } else {
+            t.updated += k;
+            t.matched_updated += cl->match == DL_SQL_MERGE_MATCHED ? k : 0;
+            t.nmbs_updated += cl->match == DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE ? k : 0;
+        }
+    }
+    return t;
+}
+
+typedef struct metric {
+    const char *key;
+    int64_t value;
+} metric;
+
+static dl_status
+stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
+            const dl_sql_dml_sink *sink, dl_error *err) {
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_MERGE);
+    dl_buf pred;
+    dl_buf_init(&pred, b->exec->alloc);
+    dl_status s = dl_buf_append_cstr(&pred, dl_sql_dml_expr_text(b, mg->stmt->u.merge.on), err);
+    s = s == DL_OK ? dl_delta_tx_param_string(tx, "predicate", dl_buf_cstr(&pred), err) : s;
+    dl_buf_destroy(&pred);
+    DL_TRY(s);
+    DL_TRY(param_clauses(b, mg, tx, "matchedPredicates", DL_SQL_MERGE_MATCHED, err));
+    DL_TRY(param_clauses(b, mg, tx, "notMatchedPredicates", DL_SQL_MERGE_NOT_MATCHED, err));
+    DL_TRY(param_clauses(b, mg, tx, "notMatchedBySourcePredicates",
+                         DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE, err));
+    dl_delta_tx_read_whole_table(tx);
+    tally t = count_actions(mg, sink);
+    bool is_changed = t.updated + t.deleted + t.inserted > 0;
+    int64_t n_removed = 0;
+    int64_t removed_bytes = 0;
+    if (is_changed) {
+        DL_TRY(dl_sql_dml_remove_all(&mg->t, tx, &n_removed, &removed_bytes, err));
+        DL_TRY(dl_ops_writer_stage(w, tx, false, err));
+    }
+    int64_t elapsed = clock_ms() - mg->start_ms;
+    metric metrics[] = {
+        {"numTargetRowsCopied", is_changed ? sink->counts[0] : 0},
+        {"numTargetRowsDeleted", t.deleted},
+        {"numTargetFilesAdded", is_changed ? (int64_t)dl_ops_writer_file_count(w) : 0},
+        {"numTargetBytesAdded", is_changed ? dl_ops_writer_bytes(w) : 0},
+        {"numTargetBytesRemoved", removed_bytes},
+        {"numTargetDeletionVectorsAdded", 0},
+        {"numTargetRowsMatchedUpdated", t.matched_updated},
+        {"executionTimeMs", elapsed},
+        {"numTargetRowsInserted", t.inserted},
+        {"numTargetRowsMatchedDeleted", t.matched_deleted},
+        {"numTargetDeletionVectorsUpdated", 0},
+        {"scanTimeMs", 0},
+        {"numTargetRowsUpdated", t.updated},
+        {"numOutputRows", is_changed ? dl_ops_writer_rows(w) : 0},
+        {"numTargetDeletionVectorsRemoved", 0},
+        {"numTargetRowsNotMatchedBySourceUpdated", t.nmbs_updated},
+        {"numTargetChangeFilesAdded", 0},
+        {"numSourceRows", sink->n_source},
+        {"numTargetFilesRemoved", n_removed},
+        {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
+        {"rewriteTimeMs", elapsed},
+    };
+    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
+        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
+    }
+    return DL_OK;
+}
+
+static dl_status
+run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
+    uint32_t keep = 1u;
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].action != DL_SQL_MERGE_DELETE) {
+            keep |= 1u << (i + 1);
+        }
+    }
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(mg->t.table, mg->t.snap, NULL, &tx, err));
+    dl_ops_writer *w = NULL;
+    dl_status s = dl_sql_dml_writer(b, &mg->t, tx, &w, err);
+    dl_sql_dml_sink sink = {.writer = w,
+                            .schema = mg->t.schema,
+                            .code_col = mg->n,
+                            .keep_mask = keep,
+                            .source_col = mg->n + 1};
+    if (s == DL_OK) {
+        s = dl_sql_dml_run(b, mg->plan, &sink, err);
+    }
+    if (s == DL_OK) {
+        s = stage_merge(b, mg, tx, w, &sink, err);
+    }
+    if (s != DL_OK) {
+        dl_sql_dml_discard(tx, w);
+        return s;
+    }
+    tally t = count_actions(mg, &sink);
+    if (t.updated + t.deleted + t.inserted == 0) {
+        dl_ops_writer_abort(w);
+    }
+    return dl_sql_dml_commit(tx, w, err);
+}
+
+dl_status
+dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    if (stmt->u.merge.n_clauses > MAX_CLAUSES) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "MERGE with more than %d WHEN clauses is not supported", MAX_CLAUSES);
+    }
+    if (stmt->u.merge.with_schema_evolution) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "MERGE WITH SCHEMA EVOLUTION is not supported yet");
+    }
+    merge *mg = dl_arena_alloc_zero(b->arena, sizeof(*mg));
+    DL_CHECK(mg != NULL, err, DL_ERR_NOMEM, "out of memory");
+    mg->stmt = stmt;
+    mg->start_ms = clock_ms();
+    DL_TRY(plan_join(b, mg, err));
+    DL_TRY(plan_projections(b, mg, err));
+    return run_merge(b, mg, err);
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * VACUUM t [RETAIN n HOURS] [DRY RUN] (sql_dml.h), as Spark's VacuumCommand: deletes the files
+ * in the table's folder that the latest version does not need and that are older than the
+ * retention period.
+ *
+ *   retention   RETAIN n HOURS, else the table's delta.deletedFileRetentionDuration (default
+ *               7 days). Below the table's own retention it is refused while
+ *               spark.databricks.delta.retentionDurationCheck.enabled is true (Spark's check).
+ *   needed      the live files of the latest snapshot and the tombstones removed after the
+ *               cutoff (now - retention), which time travel inside the retention still reads.
+ *   candidates  every file under the table folder except hidden ones (a path component
+ *               starting with '_' or '.', so _delta_log and deletion-vector folders are never
+ *               touched), deletion-vector files, needed files, and files modified after the
+ *               cutoff (a writer may be about to commit them).
+ *
+ * DRY RUN deletes nothing and returns the candidates (column `path`, absolute paths as Spark
+ * shows them); otherwise the files are deleted and the result is the table's path. No commit
+ * is written (Spark writes VACUUM START/END only when vacuum logging is enabled). Time travel
+ * to a version whose files are gone then fails when the scan opens them.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/hmap.h"
+#include "base/timefmt.h"
+#include "sql/sql_describe_int.h"
+#include "sql/sql_dml.h"
+
+#define DEFAULT_RETENTION_MS ((int64_t)7 * 24 * 3600 * 1000)
+
+typedef struct vacuum {
+    dl_delta_table *table;
+    dl_delta_snapshot *snap;
+    const char *display;
+    dl_store *store;
+    const char *root;
+    int64_t retention_ms;
+    int64_t table_retention_ms;
+} vacuum;
+
+static int64_t
+now_ms(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* RETAIN n HOURS as ms (n a constant, possibly fractional). */
+static dl_status
+retain_ms(dl_sql_binder *b, const dl_sql_expr *ast, int64_t *out, dl_error *err) {
+    dl_sql_scope empty = {0};
+    dl_sql_bctx cx = {.b = b, .scope = &empty, .clause = "RETAIN"};
+    dl_sql_bexpr *e = NULL;
+    DL_TRY(dl_sql_binder_expr(&cx, ast, &e, err));
+    DL_TRY(dl_sql_binder_cast(b, e, dl_vec_type_prim(DL_VEC_TYPE_DOUBLE), &e, err));
+    dl_vector *v = NULL;
+    DL_TRY(dl_sql_binder_eval(b, e, &v, err));
+    bool is_null = dl_vec_is_null(v, 0);
+    const dl_vector *flat = NULL;
+    int64_t i = is_null ? 0 : dl_vec_resolve(v, 0, &flat);
+    double hours = is_null ? -1.0 : ((const double *)flat->data)[i];
+    dl_vec_unref(v);
+    if (is_null || hours < 0 || hours > 1e9) {
+        DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err,
+                         "RETAIN needs a number of hours between 0 and 1e9");
+    }
+    *out = (int64_t)(hours * 3600.0 * 1000.0);
+    return DL_OK;
+}
+
+static dl_status
+open_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err) {
+    const dl_sql_target *target = &stmt->u.vacuum.target;
+    DL_TRY(dl_sql_open_table(b, &target->name, target->is_path, target->path, target->loc,
+                             &v->table, &v->display, err));
+    DL_TRY(dl_sql_dml_hold_table(b, v->table, err));
+    dl_status s = dl_delta_snapshot_latest(v->table, NULL, &v->snap, err);
+    if (s != DL_OK) {
+        dl_sql_binder_locate(b, stmt->loc, err);
+        return s;
+    }
+    DL_TRY(dl_sql_hold_snapshot(b, v->snap, err));
+    v->store = dl_delta_snapshot_store(v->snap);
+    v->root = dl_delta_snapshot_root(v->snap);
+    const char *conf = dl_delta_metadata_config(dl_delta_snapshot_metadata(v->snap),
+                                                "delta.deletedFileRetentionDuration");
+    int64_t us = 0;
+    dl_error ignored;
+    v->table_retention_ms =
+        conf != NULL && dl_duration_parse(dl_str_from_cstr(conf), &us, &ignored) == DL_OK
+            ? us / 1000
+            : DEFAULT_RETENTION_MS;
+    v->retention_ms = v->table_retention_ms;
+    if (stmt->u.vacuum.retain_hours != NULL) {
+        DL_TRY(retain_ms(b, stmt->u.vacuum.retain_hours, &v->retention_ms, err));
+    }
+    return DL_OK;
+}
+
+static dl_status
+check_retention(dl_sql_binder *b, const dl_sql_stmt *stmt, const vacuum *v, dl_error *err) {
+    const char *check =
+        dl_sql_session_get(b->session, "spark.databricks.delta.retentionDurationCheck.enabled");
+    bool is_checked = check == NULL || !dl_str_eq_nocase(dl_str_from_cstr(check), DL_STR("false"));
+    if (!is_checked || v->retention_ms >= v->table_retention_ms) {
+        return DL_OK;
+    }
+    DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_INVALID_ARG, err,
+                     "VACUUM %s: a retention period of %lld hours is below the table's "
+                     "retention of %lld hours, which could delete files that running writers "
+                     "and readers still need; set spark.databricks.delta.retentionDurationCheck"
+                     ".enabled = false to allow it",
+                     v->display, (long long)(v->retention_ms / 3600000),
+                     (long long)(v->table_retention_ms / 3600000));
+}
+
+/* The files the table still needs, by path relative to its root. */
+static dl_status
+needed_files(const vacuum *v, int64_t cutoff, dl_hmap *out, dl_error *err) {
+    for (size_t i = 0; i < dl_delta_snapshot_file_count(v->snap); i++) {
+        DL_TRY(dl_hmap_put(out, dl_delta_snapshot_file(v->snap, i)->path, 1, err));
+    }
+    for (size_t i = 0; i < dl_delta_snapshot_tombstone_count(v->snap); i++) {
+        const dl_delta_file *f = dl_delta_snapshot_tombstone(v->snap, i);
+        if (f->modification_time > cutoff) {
+            DL_TRY(dl_hmap_put(out, f->path, 1, err));
+        }
+    }
+    return DL_OK;
+}
+
+static bool
+is_hidden(dl_str rel) {
+    bool at_start = true;
+    for (size_t i = 0; i < rel.len; i++) {
+        if (at_start && (rel.ptr[i] == '_' || rel.ptr[i] == '.')) {
+            return true;
+        }
+        at_start = rel.ptr[i] == '/';
+    }
+    return false;
+}
+
+static bool
+is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_hmap *needed) {
+    if (e->is_dir || e->path.len <= root_len || e->mtime_ms > cutoff) {
+        return false;
+    }
+    dl_str rel = dl_str_make(e->path.ptr + root_len, e->path.len - root_len);
+    uint64_t ignored = 0;
+    return !is_hidden(rel) && !dl_str_starts_with(rel, DL_STR("deletion_vector_")) &&
+           !dl_hmap_get(needed, rel, &ignored);
+}
+
+/* The candidates' store paths into *out (in the statement arena). */
+static dl_status
+find_candidates(dl_sql_binder *b, const vacuum *v, const char ***out, int64_t *out_n,
+                dl_error *err) {
+    int64_t cutoff = now_ms() - v->retention_ms;
+    const char *prefix = v->root[0] != '\0' ? dl_arena_printf(b->arena, "%s/", v->root) : "";
+    DL_CHECK(prefix != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_store_listing listing;
+    DL_TRY(dl_store_list(v->store, prefix, NULL, DL_STORE_LIST_RECURSIVE, b->arena, &listing, err));
+    const char **paths = dl_arena_alloc_zero(b->arena, (listing.count + 1) * sizeof(const char *));
+    DL_CHECK(paths != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_hmap needed;
+    dl_hmap_init(&needed, b->exec->alloc);
+    dl_status s = needed_files(v, cutoff, &needed, err);
+    int64_t n = 0;
+    for (size_t i = 0; s == DL_OK && i < listing.count; i++) {
+        if (is_candidate(&listing.entries[i], strlen(prefix), cutoff, &needed)) {
+            paths[n++] = listing.entries[i].path.ptr;
+        }
+    }
+    dl_hmap_destroy(&needed);
+    *out = paths;
+    *out_n = n;
+    return s;
+}
+
+dl_status
+dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
+    if (stmt->u.vacuum.mode != DL_SQL_VACUUM_DEFAULT) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "VACUUM LITE / FULL is not supported yet");
+    }
+    vacuum v = {0};
+    DL_TRY(open_vacuum(b, stmt, &v, err));
+    DL_TRY(check_retention(b, stmt, &v, err));
+    const char **paths = NULL;
+    int64_t n = 0;
+    DL_TRY(find_candidates(b, &v, &paths, &n, err));
+    static const char *const col = "path";
+    if (stmt->u.vacuum.is_dry_run) {
+        return dl_sql_plan_strings(b, &col, 1, paths, n, out, err);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        dl_status s = dl_store_remove(v.store, paths[i], err);
+        if (s != DL_OK && s != DL_ERR_NOT_FOUND) {
+            dl_error_prefix(err, "VACUUM %s deleted %lld of %lld files, then: ", v.display,
+                            (long long)i, (long long)n);
+            return s;
+        }
+    }
+    const char *root = v.root;
+    return dl_sql_plan_strings(b, &col, 1, &root, 1, out, err);
+}

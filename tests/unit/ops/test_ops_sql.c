@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The data-changing statements end to end (src/sql/sql_dml*.c over src/ops): each test runs
+ * SQL in a fresh warehouse through the public API, then checks the table's whole log with the
+ * write side's protocol checker (test_delta_txn_check.c), what the commits say, and that a
+ * failed statement left the table, and its folder, as they were.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deltalite.h"
+
+#include "harness.h"
+#include "test_delta_txn_util.h"
+
+typedef struct wh {
+    tl_table root; /* the warehouse folder (removed at the end) */
+    deltalite_db *db;
+} wh;
+
+static bool
+wh_open(wh *w) {
+    memset(w, 0, sizeof(*w));
+    (void)snprintf(w->root.dir, sizeof(w->root.dir), "/tmp/dl_ops_sql_XXXXXX");
+    if (mkdtemp(w->root.dir) == NULL) {
+        return false;
+    }
+    return deltalite_open(w->root.dir, NULL, &w->db) == DELTALITE_OK;
+}
+
+static void
+wh_close(wh *w) {
+    (void)deltalite_close(w->db);
+    tl_table_free(&w->root);
+}
+
+/* Runs sql; on failure prints the engine's message. */
+static bool
+run(wh *w, const char *sql) {
+    if (deltalite_exec(w->db, sql) != DELTALITE_OK) {
+        printf("  %s\n  -> %s\n", sql, deltalite_error_message(w->db));
+        return false;
+    }
+    return true;
+}
+
+/* The first column of the first row of a query as an integer. */
+static int64_t
+scalar(wh *w, const char *sql) {
+    deltalite_result *r = NULL;
+    int64_t v = -999;
+    bool has = false;
+    if (deltalite_query(w->db, sql, &r) == DELTALITE_OK &&
+        deltalite_result_next_row(r, &has) == DELTALITE_OK && has &&
+        !deltalite_result_is_null(r, 0)) {
+        (void)deltalite_result_get_int64(r, 0, &v);
+    } else {
+        printf("  %s -> %s\n", sql, deltalite_error_message(w->db));
+    }
+    deltalite_result_free(r);
+    return v;
+}
+
+/* Opens the table folder name of the default schema for the checker. */
+static bool
+table_open(wh *w, const char *name, tl_table *t) {
+    memset(t, 0, sizeof(*t));
+    char dir[600];
+    int n = snprintf(dir, sizeof(dir), "%s/%s", w->root.dir, name);
+    if (n < 0 || (size_t)n >= sizeof(t->dir)) {
+        return false;
+    }
+    memcpy(t->dir, dir, (size_t)n + 1);
+    return tl_open(t);
+}
+
+static void
+table_close(tl_table *t) {
+    t->dir[0] = '\0'; /* the warehouse removes it */
+    tl_table_free(t);
+}
+
+/* Number of .parquet files under dir (recursively). */
+static int
+count_parquet(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return 0;
+    }
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "_delta_log") == 0) {
+            continue;
+        }
+        size_t len = strlen(e->d_name);
+        char p[1024];
+        (void)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        if (len > 8 && strcmp(e->d_name + len - 8, ".parquet") == 0) {
+            n++;
+        } else {
+            n += count_parquet(p);
+        }
+    }
+    (void)closedir(d);
+    return n;
+}
+
+TEST(test_every_statement_writes_a_log_the_checker_accepts) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE t (id BIGINT NOT NULL, p STRING, amount DECIMAL(10,2)) "
+                  "USING DELTA PARTITIONED BY (p) TBLPROPERTIES ('delta.appendOnly' = 'false')"));
+    CHECK(run(&w, "INSERT INTO t VALUES (1, 'a', 1.50), (2, 'b', 2.25), (3, NULL, 3)"));
+    CHECK(run(&w, "UPDATE t SET amount = amount * 2 WHERE p = 'a'"));
+    CHECK(run(&w, "DELETE FROM t WHERE id = 2"));
+    CHECK(run(&w, "MERGE INTO t USING (SELECT 3 AS id, 'c' AS p, 9.99 AS amount UNION ALL "
+                  "SELECT 4, 'd', 4) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET amount = "
+                  "s.amount WHEN NOT MATCHED THEN INSERT *"));
+    CHECK(run(&w, "INSERT OVERWRITE t SELECT id + 10, p, amount FROM t"));
+    CHECK(run(&w, "RESTORE TABLE t TO VERSION AS OF 3"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM t"), 2);
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(sum(amount) * 100 AS BIGINT) FROM t"), 600);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 6);
+    tl_table t;
+    CHECK(table_open(&w, "t", &t));
+    CHECK_LOG(&t);
+    table_close(&t);
+    wh_close(&w);
+}
+
+TEST(test_history_has_spark_operations_and_metrics) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE h AS SELECT * FROM VALUES (1, 'x'), (2, 'y') AS v(id, s)"));
+    CHECK(run(&w, "INSERT INTO h VALUES (3, 'z')"));
+    CHECK(run(&w, "DELETE FROM h WHERE id >= 2"));
+    CHECK(run(&w, "UPDATE h SET s = 'w'"));
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numOutputRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY h) WHERE version = 0 AND operation = "
+                            "'CREATE TABLE AS SELECT'"),
+                 2);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM (DESCRIBE HISTORY h) WHERE version = 1 AND "
+                            "operation = 'WRITE' AND operationParameters['mode'] = 'Append'"),
+                 1);
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numDeletedRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY h) WHERE version = 2"),
+                 2);
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numUpdatedRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY h) WHERE version = 3 AND operation = 'UPDATE'"),
+                 1);
+    wh_close(&w);
+}
+
+TEST(test_failed_statement_leaves_table_and_folder_unchanged) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE f AS SELECT * FROM VALUES (1), (2), (3) AS v(id)"));
+    char dir[512];
+    (void)snprintf(dir, sizeof(dir), "%s/f", w.root.dir);
+    int files = count_parquet(dir);
+    CHECK(deltalite_exec(w.db, "INSERT OVERWRITE f SELECT CASE WHEN id = 3 THEN "
+                               "raise_error('boom') ELSE id END FROM f") != DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db), "boom") != NULL);
+    CHECK(deltalite_exec(w.db, "UPDATE f SET id = CAST(raise_error('nope') AS INT) WHERE id = 2") !=
+          DELTALITE_OK);
+    CHECK_INT_EQ(count_parquet(dir), files);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY f)"), 0);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM f"), 3);
+    wh_close(&w);
+}
+
+TEST(test_delete_matching_nothing_commits_nothing) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE n AS SELECT * FROM VALUES (1), (2) AS v(id)"));
+    CHECK(run(&w, "DELETE FROM n WHERE id > 5"));
+    CHECK(run(&w, "UPDATE n SET id = 0 WHERE id IS NULL"));
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY n)"), 0);
+    wh_close(&w);
+}
+
+TEST(test_insert_errors_name_the_column) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE e (id INT NOT NULL, d DATE) USING DELTA"));
+    CHECK(deltalite_exec(w.db, "INSERT INTO e (id, d, extra) VALUES (1, DATE '2024-01-01', 2)") !=
+          DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db), "extra") != NULL);
+    CHECK(deltalite_exec(w.db, "INSERT INTO e VALUES (1)") != DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db), "columns") != NULL);
+    CHECK(deltalite_exec(w.db, "INSERT INTO e VALUES (NULL, DATE '2024-01-01')") != DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db), "id") != NULL);
+    CHECK(deltalite_exec(w.db, "CREATE TABLE e (x INT)") != DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db), "already exists") != NULL);
+    CHECK(run(&w, "CREATE TABLE IF NOT EXISTS e (x INT)"));
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY e)"), 0);
+    wh_close(&w);
+}
+
+int
+main(void) {
+    RUN(test_every_statement_writes_a_log_the_checker_accepts);
+    RUN(test_history_has_spark_operations_and_metrics);
+    RUN(test_failed_statement_leaves_table_and_folder_unchanged);
+    RUN(test_delete_matching_nothing_commits_nothing);
+    RUN(test_insert_errors_name_the_column);
+    return harness_finish();
+}
