@@ -495,6 +495,7 @@ typedef struct dl_delta_file {
     int32_t stats_source;                /* log file holding the stats token, -1 when none */
     uint32_t stats_offset;               /* byte offset of the stats JSON string token */
     uint32_t stats_len;                  /* its length, quotes included */
+    uint32_t flags;                      /* DL_DELTA_FILE_* */
     dl_str tags;                         /* tags JSON object text, or empty */
     const dl_delta_partition *partition; /* NULL for a remove without partitionValues */
     const dl_delta_dv_desc *dv;          /* deletion vector, or NULL */
@@ -503,7 +504,6 @@ typedef struct dl_delta_file {
     int64_t base_row_id;                 /* -1 when absent */
     int64_t default_row_commit_version;  /* -1 when absent */
     int64_t version;                     /* the version whose action this is (-1: checkpoint) */
-    uint32_t flags;                      /* DL_DELTA_FILE_* */
 } dl_delta_file;
 
 /* An application transaction (owned by the snapshot). */

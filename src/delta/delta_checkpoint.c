@@ -906,8 +906,9 @@ presence_filter(const dl_pq_field *root, const col_list *cl, presence *p) {
 #define RECYCLE_SLOTS 32
 
 typedef struct recycler {
-    dl_allocator base; /* what the reader is given */
-    const dl_allocator *parent;
+    dl_allocator base;          /* what the reader is given */
+    dl_delta_bulk bulk;         /* over the caller's allocator: huge pages for large blocks */
+    const dl_allocator *parent; /* &bulk.base */
     pthread_mutex_t mu;
     void *blocks[RECYCLE_SLOTS];
     size_t sizes[RECYCLE_SLOTS];
@@ -991,7 +992,8 @@ recycle_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
 static void
 recycler_init(recycler *r, const dl_allocator *parent) {
     memset(r, 0, sizeof(*r));
-    r->parent = parent ? parent : dl_allocator_default();
+    dl_delta_bulk_init(&r->bulk, parent);
+    r->parent = &r->bulk.base;
     r->base = (dl_allocator){.realloc = recycle_realloc, .ctx = r};
     (void)pthread_mutex_init(&r->mu, NULL);
 }

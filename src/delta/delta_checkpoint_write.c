@@ -49,8 +49,8 @@
  * The file is written through the Parquet writer in batches of DL_BATCH_CAPACITY rows and
  * appears atomically (a store write: temporary file, then rename; a classic checkpoint may be
  * replaced by another writer's identical one). _last_checkpoint follows:
- * {"version", "size", "sizeInBytes", "numOfAddFiles", "checkpointSchema"}, unless it already
- * points at a newer checkpoint.
+ * {"version", "size", "sizeInBytes", "numOfAddFiles", "checkpointSchema", "checksum"} (the
+ * checksum of delta_last_checkpoint.c), unless it already points at a newer checkpoint.
  */
 #include <string.h>
 
@@ -864,6 +864,9 @@ write_last_checkpoint(ckpt *c, dl_error *err) {
     char *path = dl_arena_printf(&c->arena, "%s_last_checkpoint", c->table->log_dir);
     dl_status s = path != NULL ? last_checkpoint_json(c, &json, err)
                                : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    if (s == DL_OK) {
+        s = dl_delta_last_checkpoint_add_checksum(&json, err);
+    }
     if (s == DL_OK) {
         s = dl_store_write(c->table->store, path, json.data, json.len, err);
     }

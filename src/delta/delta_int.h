@@ -2,8 +2,9 @@
 /*
  * Private to the log-reading files of the delta part (delta_action.c, delta_schema.c,
  * delta_segment.c, delta_checkpoint.c, delta_replay.c, delta_snapshot.c, delta_value.c,
- * delta_timetravel.c, delta_history.c, delta_scan*.c): the table and snapshot structures, the
- * log listing and the log segment, and the Parquet checkpoint reader.
+ * delta_timetravel.c, delta_history.c, delta_scan*.c, delta_last_checkpoint.c,
+ * delta_bulk.c): the table and snapshot structures, the log listing and the log segment,
+ * _last_checkpoint, the Parquet checkpoint reader, and the snapshot's bulk memory.
  *
  * A log listing is what `_delta_log/` holds, by kind, each kind sorted by version. A log
  * segment is the part of it that builds one version: the newest complete checkpoint at or
@@ -83,10 +84,29 @@ DL_NODISCARD dl_status dl_delta_log_list_read(dl_delta_table *table, int64_t fro
                                               dl_arena *arena, dl_delta_log_list *out,
                                               dl_error *err);
 
-/* The version _last_checkpoint points at, or -1 when it is absent or unreadable (it is only
- * a hint: any failure but NOMEM is ignored). */
+/* The version _last_checkpoint points at, or -1 when it is absent, unreadable, or its checksum
+ * does not match (delta_last_checkpoint.c; it is only a hint: any failure but NOMEM is
+ * ignored). */
 DL_NODISCARD dl_status dl_delta_last_checkpoint_version(dl_delta_table *table, int64_t *out,
                                                         dl_error *err);
+
+/* The canonical form of root (PROTOCOL.md "JSON checksum"; delta_last_checkpoint.c) appended
+ * to out, leaving out the root object's "checksum" key. DL_ERR_CORRUPT for an object with a
+ * key twice; scratch memory from alloc. */
+DL_NODISCARD dl_status dl_delta_json_canonical(dl_json_val root, const dl_allocator *alloc,
+                                               dl_buf *out, dl_error *err);
+
+/* The checksum of the JSON text json[0, len): MD5 of its canonical form, as 32 lowercase hex
+ * digits and a NUL. Errors: the JSON parser's, and dl_delta_json_canonical's. */
+DL_NODISCARD dl_status dl_delta_json_checksum(const char *json, size_t len,
+                                              const dl_allocator *alloc, char out[33],
+                                              dl_error *err);
+
+/* Adds "checksum" as the last member of the JSON object in json (which has none yet). */
+DL_NODISCARD dl_status dl_delta_last_checkpoint_add_checksum(dl_buf *json, dl_error *err);
+
+/* MD5 (RFC 1321) of data[0, len) as 32 lowercase hex digits and a NUL (delta_last_checkpoint.c). */
+void dl_delta_md5_hex(const void *data, size_t len, char out[33]);
 
 /* The newest version in the listing (commits and checkpoints), or -1 when it has none. */
 int64_t dl_delta_log_latest_version(const dl_delta_log_list *list);
@@ -120,6 +140,23 @@ DL_NODISCARD dl_status dl_delta_segment_build(const dl_delta_log_list *list, int
 /* Whether Parquet checkpoints can be read in this build (the Parquet column reader). */
 bool dl_delta_can_read_parquet_checkpoints(void);
 
+/* ---- bulk memory (delta_bulk.c) ---------------------------------------------------- */
+
+/* An allocator that advises transparent huge pages on the large blocks it hands out (see
+ * delta_bulk.c); everything else goes to parent unchanged. */
+typedef struct dl_delta_bulk {
+    dl_allocator base; /* give &base to an arena; valid while the dl_delta_bulk lives */
+    const dl_allocator *parent;
+} dl_delta_bulk;
+
+/* Block size of a snapshot's bulk arena, and the number of files (live and tombstones) from
+ * which a snapshot keeps further file entries and paths there. */
+#define DL_DELTA_BULK_BLOCK     ((size_t)16 << 20)
+#define DL_DELTA_BULK_MIN_FILES ((size_t)16384)
+
+/* Sets b up over parent (NULL: libc). No allocation. */
+void dl_delta_bulk_init(dl_delta_bulk *b, const dl_allocator *parent);
+
 /* ---- snapshots ---------------------------------------------------------------------- */
 
 #define DL_DELTA_FILE_BLOCK_SHIFT 12
@@ -145,10 +182,12 @@ dl_delta_file_vec_at(const dl_delta_file_vec *vec, size_t i) {
 struct dl_delta_snapshot {
     dl_arena arena;            /* everything below */
     const dl_allocator *alloc; /* the struct, the block arrays */
-    int refcount;              /* atomic */
-    dl_store *store;           /* borrowed from the table */
-    const char *root;          /* table root, in arena */
-    const char *display;       /* table as shown in messages, in arena */
+    dl_delta_bulk bulk_alloc;  /* bulk's allocator (huge pages) */
+    dl_arena bulk;    /* file entries and paths of a large snapshot: dl_delta_snapshot_file_arena */
+    int refcount;     /* atomic */
+    dl_store *store;  /* borrowed from the table */
+    const char *root; /* table root, in arena */
+    const char *display; /* table as shown in messages, in arena */
     int64_t version;
     int64_t timestamp_ms;
     int64_t checkpoint_version; /* -1 when none was used */
@@ -184,6 +223,13 @@ struct dl_delta_snapshot {
     dl_delta_snapshot **parts;
     size_t n_parts;
 };
+
+/* Where the next file entry and path of s go: the bulk arena once s holds
+ * DL_DELTA_BULK_MIN_FILES files, so small snapshots stay small. */
+static inline dl_arena *
+dl_delta_snapshot_file_arena(dl_delta_snapshot *s) {
+    return s->files.count + s->tombstones.count >= DL_DELTA_BULK_MIN_FILES ? &s->bulk : &s->arena;
+}
 
 /* Creates an empty snapshot for table (refcount 1). */
 DL_NODISCARD dl_status dl_delta_snapshot_new(dl_delta_table *table, dl_delta_snapshot **out,

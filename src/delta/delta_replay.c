@@ -12,13 +12,15 @@
  * "/x" name one file. The commitInfo is the one in the commit of the snapshot's version.
  *
  * Cost model (a million live files is the goal): each commit file is read with one store read
- * into a buffer reused for the next, its lines parsed with one reused JSON doc; the only
+ * into a buffer reused for the next (long segments read ahead on a helper thread, see "reading
+ * commits ahead"), its lines parsed with one reused JSON doc; the only
  * per-file allocation is in the snapshot's arena for files that survive (their decoded path
  * doubling as the seen-set key, the stats text, a deletion vector descriptor); partitionValues
  * are interned by their raw text, so a partition's tuple is stored and parsed once. The
  * oldest layer (commit 0 or the checkpoint) only looks keys up, never inserts them: nothing
  * older can be shadowed by it.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,14 +40,15 @@ typedef struct replay {
     dl_hmap *seen; /* file keys already decided: &seen_own, or for a checkpoint worker the
                       main replay's (only read there) */
     dl_hmap seen_own;
-    dl_hmap parts;    /* raw partitionValues text -> dl_delta_partition * */
-    dl_hmap txns;     /* appId -> 1 */
-    dl_hmap domains;  /* domain -> 1 */
-    dl_buf txn_list;  /* replay_txn entries */
-    dl_buf dom_list;  /* dl_delta_snapshot_domain entries */
-    dl_buf key;       /* scratch: decoded path [NUL dv id] */
-    dl_buf bytes;     /* the file being replayed */
-    dl_arena scratch; /* protocol/metaData of the file being replayed */
+    dl_hmap parts;       /* raw partitionValues text -> dl_delta_partition * */
+    dl_hmap txns;        /* appId -> 1 */
+    dl_hmap domains;     /* domain -> 1 */
+    dl_buf txn_list;     /* replay_txn entries */
+    dl_buf dom_list;     /* dl_delta_snapshot_domain entries */
+    dl_buf key;          /* scratch: decoded path [NUL dv id] */
+    dl_buf bytes;        /* the file being replayed (when not read ahead) */
+    const uint8_t *text; /* the text of the JSON file being replayed */
+    dl_arena scratch;    /* protocol/metaData of the file being replayed */
     dl_json_doc doc;
     int64_t version; /* version of the commit being replayed; -1 for a checkpoint */
     bool is_oldest;  /* the oldest layer: look keys up, never insert */
@@ -239,7 +242,7 @@ keep_stats(replay *r, const dl_delta_file_action *fa, dl_delta_file *f, dl_error
     }
     /* The token lies inside the file buffer (the doc keeps views into its input). */
     dl_str raw = dl_json_val_raw(stats);
-    size_t at = (size_t)(raw.ptr - (const char *)r->bytes.data);
+    size_t at = (size_t)(raw.ptr - (const char *)r->text);
     DL_CHECK(at <= UINT32_MAX && raw.len <= UINT32_MAX, err, DL_ERR_LIMIT,
              "a log file over 4 GiB cannot keep its stats by reference");
     f->stats_source = r->cur_source;
@@ -292,14 +295,15 @@ replay_file_action(replay *r, const dl_delta_action *a, dl_error *err) {
         return DL_OK;
     }
     dl_delta_snapshot *s = r->snap;
-    char *stored = dl_arena_memdup(&s->arena, key.ptr, key.len + 1);
+    dl_arena *arena = dl_delta_snapshot_file_arena(s);
+    char *stored = dl_arena_memdup(arena, key.ptr, key.len + 1);
     DL_CHECK(stored, err, DL_ERR_NOMEM, "out of memory keeping a file action");
     stored[key.len] = '\0';
     if (!r->is_oldest) {
         DL_TRY(dl_hmap_put(r->seen, dl_str_make(stored, key.len), 1, err));
     }
     dl_delta_file_vec *vec = a->kind == DL_DELTA_ACTION_ADD ? &s->files : &s->tombstones;
-    dl_delta_file *f = dl_delta_file_vec_push(vec, &s->arena, s->alloc);
+    dl_delta_file *f = dl_delta_file_vec_push(vec, arena, s->alloc);
     DL_CHECK(f, err, DL_ERR_NOMEM, "out of memory keeping a file action");
     return fill_file(r, a, stored, path_len, is_abs, f, err);
 }
@@ -443,24 +447,181 @@ add_source(replay *r, const char *lf_path, dl_error *err) {
     return DL_OK;
 }
 
+/* Replays the text of log file lf (a commit, or a JSON V2 checkpoint) already read. */
 static dl_status
-replay_log_file(replay *r, const dl_delta_log_file *lf, dl_error *err) {
+replay_log_text(replay *r, const dl_delta_log_file *lf, const dl_buf *bytes, dl_error *err) {
     DL_TRY(add_source(r, lf->path, err));
     r->is_parquet = false;
-    dl_buf_reset(&r->bytes);
-    dl_status st = dl_store_read_all(r->table->store, lf->path, &r->bytes, err);
+    r->text = bytes->data;
+    dl_status st = dl_delta_actions_parse_text((const char *)bytes->data, bytes->len, &r->doc,
+                                               &r->scratch, visit, r, err);
+    dl_arena_reset(&r->scratch);
+    r->text = NULL;
+    DL_TRY_CTX(st, err, "_delta_log/%s", lf->name);
+    r->snap->n_commits_read += r->is_checkpoint ? 0 : 1;
+    return DL_OK;
+}
+
+/* Reads log file lf whole into out (reset first). A file the listing named but that is gone
+ * is corrupt. */
+static dl_status
+read_log_file(dl_store *store, const dl_delta_log_file *lf, dl_buf *out, dl_error *err) {
+    dl_buf_reset(out);
+    dl_status st = dl_store_read_all(store, lf->path, out, err);
     if (st == DL_ERR_NOT_FOUND) {
         dl_error_set(err, DL_ERR_CORRUPT, "%s disappeared while the table was being read",
                      lf->name);
         return DL_ERR_CORRUPT;
     }
     DL_TRY_CTX(st, err, "_delta_log/%s", lf->name);
-    st = dl_delta_actions_parse_text((const char *)r->bytes.data, r->bytes.len, &r->doc,
-                                     &r->scratch, visit, r, err);
-    dl_arena_reset(&r->scratch);
-    DL_TRY_CTX(st, err, "_delta_log/%s", lf->name);
-    r->snap->n_commits_read += r->is_checkpoint ? 0 : 1;
     return DL_OK;
+}
+
+static dl_status
+replay_log_file(replay *r, const dl_delta_log_file *lf, dl_error *err) {
+    DL_TRY(read_log_file(r->table->store, lf, &r->bytes, err));
+    return replay_log_text(r, lf, &r->bytes, err);
+}
+
+/* ---- reading commits ahead ------------------------------------------------------------ */
+
+/*
+ * A segment of many commits (10,000 after a checkpoint is the benchmark) spends as much time in
+ * the store's reads as in parsing. With a second processor, a helper thread reads the commit
+ * files, newest first, up to AHEAD_SLOTS files ahead of the one being replayed, each into a
+ * buffer of its own; the replay itself stays on the calling thread and in order. When the
+ * reader is ahead by all its slots it sleeps until half of them are free, so the threads do
+ * not wake each other once per file (a wake-up costs a scheduling quantum on a busy machine). A
+ * read error is reported when the replay reaches that file, so the error is the one a sequential
+ * replay would give.
+ */
+#define AHEAD_SLOTS       32
+#define AHEAD_MIN_COMMITS 64
+
+typedef struct ahead_slot {
+    dl_buf bytes;
+    dl_status status;
+    dl_error err;
+} ahead_slot;
+
+typedef struct ahead {
+    dl_store *store;
+    const dl_delta_segment *seg;
+    ahead_slot slots[AHEAD_SLOTS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t head;     /* next file to replay (0: the newest commit) */
+    size_t tail;     /* next file to read */
+    bool is_stopped; /* the replay ended early: the reader must stop */
+} ahead;
+
+/* The k-th commit of the replay order (newest first). */
+static const dl_delta_log_file *
+ahead_file(const ahead *a, size_t k) {
+    return &a->seg->commits[a->seg->n_commits - 1 - k];
+}
+
+static dl_status
+ahead_task(void *arg, dl_error *err) {
+    ahead *a = arg;
+    (void)err;
+    for (size_t k = 0; k < a->seg->n_commits; k++) {
+        (void)pthread_mutex_lock(&a->mu);
+        if (k - a->head == AHEAD_SLOTS) {
+            /* Full: wait until half the slots are free, so that the two threads do not wake
+             * each other for every file. */
+            while (k - a->head > AHEAD_SLOTS / 2 && !a->is_stopped) {
+                (void)pthread_cond_wait(&a->cv, &a->mu);
+            }
+        }
+        bool is_stopped = a->is_stopped;
+        (void)pthread_mutex_unlock(&a->mu);
+        if (is_stopped) {
+            break;
+        }
+        ahead_slot *slot = &a->slots[k % AHEAD_SLOTS];
+        dl_error_clear(&slot->err);
+        slot->status = read_log_file(a->store, ahead_file(a, k), &slot->bytes, &slot->err);
+        (void)pthread_mutex_lock(&a->mu);
+        a->tail = k + 1;
+        (void)pthread_cond_broadcast(&a->cv);
+        (void)pthread_mutex_unlock(&a->mu);
+    }
+    return DL_OK;
+}
+
+/* Replays the commits as ahead_task reads them. */
+static dl_status
+ahead_replay(replay *r, ahead *a, dl_error *err) {
+    const dl_delta_segment *seg = r->seg;
+    for (size_t k = 0; k < seg->n_commits; k++) {
+        (void)pthread_mutex_lock(&a->mu);
+        while (a->tail <= k) {
+            (void)pthread_cond_wait(&a->cv, &a->mu);
+        }
+        (void)pthread_mutex_unlock(&a->mu);
+        ahead_slot *slot = &a->slots[k % AHEAD_SLOTS];
+        const dl_delta_log_file *lf = ahead_file(a, k);
+        if (slot->status != DL_OK) {
+            if (err) {
+                *err = slot->err;
+            }
+            return slot->status;
+        }
+        r->version = lf->version;
+        r->is_oldest = k + 1 == seg->n_commits && !seg->checkpoint && lf->version == 0;
+        DL_TRY(replay_log_text(r, lf, &slot->bytes, err));
+        (void)pthread_mutex_lock(&a->mu);
+        a->head = k + 1;
+        if (a->tail - a->head == AHEAD_SLOTS / 2) {
+            (void)pthread_cond_broadcast(&a->cv);
+        }
+        (void)pthread_mutex_unlock(&a->mu);
+    }
+    return DL_OK;
+}
+
+static dl_status
+replay_commits_ahead(replay *r, dl_error *err) {
+    ahead a;
+    memset(&a, 0, sizeof(a));
+    a.store = r->table->store;
+    a.seg = r->seg;
+    for (size_t i = 0; i < AHEAD_SLOTS; i++) {
+        dl_buf_init(&a.slots[i].bytes, r->snap->alloc);
+    }
+    (void)pthread_mutex_init(&a.mu, NULL);
+    (void)pthread_cond_init(&a.cv, NULL);
+    dl_pool *pool = NULL;
+    dl_pool_group g;
+    dl_status st = dl_pool_new(1, r->snap->alloc, &pool, err);
+    if (st == DL_OK) {
+        dl_pool_group_init(&g, pool);
+        st = dl_pool_submit(&g, ahead_task, &a, err);
+        if (st == DL_OK) {
+            st = ahead_replay(r, &a, err);
+        }
+        (void)pthread_mutex_lock(&a.mu);
+        a.is_stopped = true;
+        (void)pthread_cond_broadcast(&a.cv);
+        (void)pthread_mutex_unlock(&a.mu);
+        dl_error werr;
+        dl_error_clear(&werr);
+        dl_status wst = dl_pool_group_wait(&g, &werr); /* the task reports through its slots */
+        if (st == DL_OK && wst != DL_OK) {
+            if (err) {
+                *err = werr;
+            }
+            st = wst;
+        }
+    }
+    dl_pool_free(pool);
+    (void)pthread_cond_destroy(&a.cv);
+    (void)pthread_mutex_destroy(&a.mu);
+    for (size_t i = 0; i < AHEAD_SLOTS; i++) {
+        dl_buf_destroy(&a.slots[i].bytes);
+    }
+    return st;
 }
 
 /* ---- Parquet checkpoints -------------------------------------------------------------- */
@@ -665,7 +826,12 @@ replay_checkpoint(replay *r, dl_error *err) {
 static dl_status
 run(replay *r, dl_error *err) {
     const dl_delta_segment *seg = r->seg;
-    for (size_t i = seg->n_commits; i > 0 && !r->is_done; i--) {
+    bool is_ahead = !r->opts->is_metadata_only && seg->n_commits >= AHEAD_MIN_COMMITS &&
+                    dl_pool_default_n_workers() > 1;
+    if (is_ahead) {
+        DL_TRY(replay_commits_ahead(r, err));
+    }
+    for (size_t i = is_ahead ? 0 : seg->n_commits; i > 0 && !r->is_done; i--) {
         const dl_delta_log_file *lf = &seg->commits[i - 1];
         r->version = lf->version;
         r->is_oldest = i == 1 && !seg->checkpoint && lf->version == 0;

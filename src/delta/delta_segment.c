@@ -20,7 +20,8 @@
  * the commits after it, which must run without a gap up to v; with no usable checkpoint the
  * commits must run from 0. A gap is an error naming the missing commit, never a silently
  * partial table. _last_checkpoint is only a hint of where to start listing: when it is
- * missing, unreadable or points at nothing usable, the whole log is listed. Compaction files
+ * missing, unreadable, fails its checksum (delta_last_checkpoint.c) or points at nothing
+ * usable, the whole log is listed. Compaction files
  * are listed but not used (reading the commits they summarise is always correct), and .crc
  * files are not validated (the protocol lets readers ignore them).
  */
@@ -248,36 +249,6 @@ dl_delta_log_list_read(dl_delta_table *table, int64_t from_version, dl_arena *ar
     }
     sort_and_dedupe(out);
     out->is_from_start = from_version < 0;
-    return DL_OK;
-}
-
-dl_status
-dl_delta_last_checkpoint_version(dl_delta_table *table, int64_t *out, dl_error *err) {
-    *out = -1;
-    char path[512];
-    (void)snprintf(path, sizeof(path), "%s_last_checkpoint", table->log_dir);
-    dl_buf buf;
-    dl_buf_init(&buf, table->alloc);
-    dl_json_doc doc;
-    dl_json_doc_init(&doc, table->alloc);
-    dl_error ignored;
-    dl_error_clear(&ignored);
-    dl_status st = dl_store_read_all(table->store, path, &buf, &ignored);
-    if (st == DL_OK) {
-        st = dl_json_doc_parse(&doc, (const char *)buf.data, buf.len, &ignored);
-    }
-    int64_t v;
-    if (st == DL_OK &&
-        dl_json_val_get_int64(dl_json_obj_get(dl_json_doc_root(&doc), "version"), &v, &ignored) ==
-            DL_OK &&
-        v >= 0) {
-        *out = v;
-    }
-    dl_json_doc_destroy(&doc);
-    dl_buf_destroy(&buf);
-    if (st == DL_ERR_NOMEM) {
-        DL_FAIL(err, DL_ERR_NOMEM, "out of memory reading %s", path);
-    }
     return DL_OK;
 }
 

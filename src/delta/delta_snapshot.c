@@ -233,6 +233,8 @@ dl_delta_snapshot_new(dl_delta_table *table, dl_delta_snapshot **out, dl_error *
     s->checkpoint_version = -1;
     s->timestamp_ms = -1;
     dl_arena_init(&s->arena, table->alloc, (size_t)64 * 1024);
+    dl_delta_bulk_init(&s->bulk_alloc, table->alloc);
+    dl_arena_init(&s->bulk, &s->bulk_alloc.base, DL_DELTA_BULK_BLOCK);
     s->root = dl_arena_strndup(&s->arena, table->root, strlen(table->root));
     s->display = dl_arena_strndup(&s->arena, table->display, strlen(table->display));
     if (!s->root || !s->display) {
@@ -263,6 +265,7 @@ dl_delta_snapshot_unref(dl_delta_snapshot *snap) {
     file_vec_destroy(&snap->tombstones, alloc);
     dl_mem_free(alloc, snap->partitions, snap->cap_partitions * sizeof(void *));
     dl_mem_free(alloc, snap->sources, snap->cap_sources * sizeof(char *));
+    dl_arena_destroy(&snap->bulk);
     dl_arena_destroy(&snap->arena);
     dl_mem_free(alloc, snap, sizeof(*snap));
 }

@@ -4,9 +4,11 @@
 # (src/delta/delta_scan.h).
 list(APPEND DL_DELTA_SOURCES
   delta_action.c
+  delta_bulk.c
   delta_checkpoint.c
   delta_features.c
   delta_history.c
+  delta_last_checkpoint.c
   delta_replay.c
   delta_scan.c
   delta_scan_pred.c

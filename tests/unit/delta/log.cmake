@@ -11,8 +11,7 @@ foreach(t checkpoint scan)
                    DEPS dl_delta)
   target_include_directories(test_delta_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests/corpus)
 endforeach()
-# Makes a checkpointed copy of a log for the snapshot-load benchmark (not a test; see its header).
-add_executable(delta_cpgen delta_cpgen.c test_delta_cp_util.c)
-target_include_directories(delta_cpgen PRIVATE ${CMAKE_SOURCE_DIR}/tests/unit)
-target_link_libraries(delta_cpgen PRIVATE dl_delta)
 include(${CMAKE_SOURCE_DIR}/tests/corpus/delta.cmake)
+# _last_checkpoint's checksum, and the files a load reads (a counting store wrapper).
+dl_add_unit_test(test_delta_last_checkpoint SOURCES test_delta_last_checkpoint.c
+                 test_delta_log_util.c DEPS dl_delta)

@@ -29,6 +29,11 @@ find_file(const dl_delta_snapshot *s, const char *path, bool is_tombstone) {
 
 #define HEADER TL_PROTOCOL_1_2 "\n" TL_METADATA_ID_LONG "\n"
 
+/* An add of f<n> with numRecords n (two %lld). */
+#define TL_ADD_FMT                                                     \
+    "{\"add\":{\"path\":\"f%lld\",\"partitionValues\":{},\"size\":10," \
+    "\"modificationTime\":1,\"dataChange\":true,\"stats\":\"{\\\"numRecords\\\":%lld}\"}}\n"
+
 TEST(test_add_then_remove_leaves_a_tombstone) {
     tl_table t;
     CHECK(tl_table_new(&t));
@@ -339,6 +344,73 @@ TEST(test_stats_are_parsed_lazily) {
     tl_table_free(&t);
 }
 
+/* 150 commits: enough for the replay to read them ahead on a helper thread (delta_replay.c,
+ * "reading commits ahead"). Commit v adds f<v> and, when odd, removes f<v-1>, so which files
+ * are live depends on the commits being replayed newest first; stats stay located in the
+ * commit files read ahead. */
+static bool
+write_many_commits(tl_table *t, int64_t n) {
+    char text[512];
+    for (int64_t v = 0; v < n; v++) {
+        int len = snprintf(text, sizeof(text), "%s" TL_ADD_FMT, v == 0 ? HEADER : "", (long long)v,
+                           (long long)v);
+        if (v % 2 == 1) {
+            (void)snprintf(text + len, sizeof(text) - (size_t)len,
+                           "{\"remove\":{\"path\":\"f%lld\",\"deletionTimestamp\":2,"
+                           "\"dataChange\":true}}\n",
+                           (long long)(v - 1));
+        }
+        if (!tl_commit(t, v, text)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+TEST(test_many_commits_replay_in_order_when_read_ahead) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    CHECK(write_many_commits(&t, 150));
+    CHECK(tl_open(&t));
+    dl_error err;
+    dl_status st;
+    dl_delta_snapshot *s = load(&t, -1, &err, &st);
+    CHECK_OK(st, &err);
+    CHECK_INT_EQ(dl_delta_snapshot_commits_read(s), 150);
+    CHECK_INT_EQ(dl_delta_snapshot_file_count(s), 75); /* f1, f3, ..., f149 */
+    CHECK_INT_EQ(dl_delta_snapshot_tombstone_count(s), 75);
+    CHECK(find_file(s, "f149", false) != NULL);
+    CHECK(find_file(s, "f148", true) != NULL);
+    const dl_delta_file *f = find_file(s, "f77", false);
+    CHECK(f != NULL);
+    CHECK_INT_EQ(f->version, 77);
+    dl_delta_stats_reader rd;
+    dl_delta_stats_reader_init(&rd, NULL);
+    dl_delta_stats stats;
+    bool has = false;
+    st = dl_delta_file_stats(s, f, &rd, &stats, &has, &err);
+    dl_delta_stats_reader_destroy(&rd);
+    CHECK_OK(st, &err);
+    CHECK(has);
+    CHECK_INT_EQ(stats.num_records, 77);
+    dl_delta_snapshot_unref(s);
+    tl_table_free(&t);
+}
+
+TEST(test_corrupt_commit_read_ahead_names_the_file) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    CHECK(write_many_commits(&t, 120));
+    CHECK(tl_commit(&t, 40, "{\"add\":{\"path\":\"a\" \"size\":1}}\n"));
+    CHECK(tl_open(&t));
+    dl_error err;
+    dl_status st;
+    CHECK(load(&t, -1, &err, &st) == NULL);
+    CHECK_INT_EQ(st, DL_ERR_CORRUPT);
+    CHECK_ERR_CONTAINS(&err, "_delta_log/00000000000000000040.json: line 1");
+    tl_table_free(&t);
+}
+
 TEST(test_unknown_reader_feature_refuses_the_table) {
     tl_table t;
     CHECK(tl_table_new(&t));
@@ -548,6 +620,8 @@ main(void) {
     RUN(test_partition_values_are_typed);
     RUN(test_bad_partition_value_is_corrupt);
     RUN(test_stats_are_parsed_lazily);
+    RUN(test_many_commits_replay_in_order_when_read_ahead);
+    RUN(test_corrupt_commit_read_ahead_names_the_file);
     RUN(test_unknown_reader_feature_refuses_the_table);
     RUN(test_corrupt_commit_names_file_line_and_byte);
     RUN(test_gap_names_the_missing_version);
