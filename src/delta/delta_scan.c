@@ -67,13 +67,14 @@ static dl_status
 keep_unit(dl_delta_scan *scan, size_t i, dl_error *err) {
     if (scan->n_units == scan->cap_units) {
         size_t cap = scan->cap_units ? scan->cap_units * 2 : 64;
-        void *p = dl_mem_realloc(scan->alloc, scan->units, scan->cap_units * sizeof(size_t),
-                                 cap * sizeof(size_t));
+        void *p =
+            dl_mem_realloc(scan->alloc, scan->units, scan->cap_units * sizeof(dl_delta_scan_unit),
+                           cap * sizeof(dl_delta_scan_unit));
         DL_CHECK(p, err, DL_ERR_NOMEM, "out of memory planning a scan");
         scan->units = p;
         scan->cap_units = cap;
     }
-    scan->units[scan->n_units++] = i;
+    scan->units[scan->n_units++] = (dl_delta_scan_unit){.file = i, .row_group = -1};
     return DL_OK;
 }
 
@@ -144,6 +145,10 @@ dl_delta_scan_new(dl_delta_snapshot *snap, const dl_delta_scan_options *opts, dl
     if (st == DL_OK) {
         st = plan_files(scan, err);
     }
+    if (st == DL_OK && opts->row_group_units_max_files > 0 && scan->n_units > 0 &&
+        scan->n_units <= opts->row_group_units_max_files) {
+        st = dl_delta_scan_split_units(scan, err);
+    }
     if (st != DL_OK) {
         dl_error_prefix(err, "%s v%lld: scan", snap->display, (long long)snap->version);
         dl_delta_scan_free(scan);
@@ -159,7 +164,11 @@ dl_delta_scan_free(dl_delta_scan *scan) {
         return;
     }
     dl_delta_scan_reader_free(scan->cur);
-    dl_mem_free(scan->alloc, scan->units, scan->cap_units * sizeof(size_t));
+    for (size_t i = 0; i < scan->n_pq_files; i++) {
+        dl_pq_file_free(scan->pq_files[i]);
+    }
+    dl_mem_free(scan->alloc, scan->pq_files, scan->n_pq_files * sizeof(dl_pq_file *));
+    dl_mem_free(scan->alloc, scan->units, scan->cap_units * sizeof(dl_delta_scan_unit));
     dl_arena_destroy(&scan->arena);
     dl_delta_snapshot_unref(scan->snap);
     dl_mem_free(scan->alloc, scan, sizeof(*scan));
@@ -177,7 +186,12 @@ dl_delta_scan_unit_count(const dl_delta_scan *scan) {
 
 const dl_delta_file *
 dl_delta_scan_unit_file(const dl_delta_scan *scan, size_t unit) {
-    return dl_delta_snapshot_file(scan->snap, scan->units[unit]);
+    return dl_delta_snapshot_file(scan->snap, scan->units[unit].file);
+}
+
+int32_t
+dl_delta_scan_unit_row_group(const dl_delta_scan *scan, size_t unit) {
+    return scan->units[unit].row_group;
 }
 
 dl_status

@@ -30,6 +30,15 @@
  * truncated, float upper bounds (NaN sorts above every number in Spark) and nullCount of
  * files whose bounds are not tight (tightBounds false, deletion vectors) all keep the file.
  *
+ * Row-group units. A scan of few files cannot keep many threads busy with one unit per file.
+ * With row_group_units_max_files set, when at most that many files survive planning (and
+ * none is given by an absolute path), planning opens each of them (its Parquet footer) and
+ * makes one unit per row group: a file of 10 row groups gives 10 units that threads read in
+ * parallel. Such units share the file opened at planning; each applies the file's deletion
+ * vector by file row number and its partition values as a whole-file unit would, so the units
+ * of a file together return exactly the rows of the whole file. Statistics count each file
+ * once in files_read.
+ *
  * Lifetimes and threads. A scan holds a reference to its snapshot. The scan, once planned, is
  * read-only: readers of different units may run on different threads; one reader is used by
  * one thread at a time. Batches are the caller's (made for dl_delta_scan_schema); their
@@ -49,6 +58,7 @@
 #include "base/error.h"
 #include "base/str.h"
 #include "delta/delta.h"
+#include "parquet/pq_reader.h"
 #include "vector/vector.h"
 
 /* ---- Predicates ------------------------------------------------------------------------ */
@@ -123,6 +133,8 @@ typedef struct dl_delta_scan_options {
     bool is_compacted;              /* drop deleted rows by copying, not by a selection */
     int32_t batch_rows;             /* 1..DL_BATCH_CAPACITY; 0 = the capacity */
     const dl_allocator *alloc;      /* NULL = the snapshot's */
+    /* Row-group units (above) when at most this many files survive planning; 0 = never. */
+    size_t row_group_units_max_files;
 } dl_delta_scan_options;
 
 /*
@@ -140,13 +152,24 @@ void dl_delta_scan_free(dl_delta_scan *scan);
 /* The STRUCT type of the batches (the requested columns). Lives as long as the scan. */
 const dl_type *dl_delta_scan_schema(const dl_delta_scan *scan);
 
-/* The work units: the live files that survived planning, in snapshot order. */
+/* The work units: the live files that survived planning, in snapshot order, or with
+ * row-group units, their row groups in file order. */
 size_t dl_delta_scan_unit_count(const dl_delta_scan *scan);
 const dl_delta_file *dl_delta_scan_unit_file(const dl_delta_scan *scan, size_t unit);
+
+/* The row group a unit reads, or -1 when it reads its whole file. */
+int32_t dl_delta_scan_unit_row_group(const dl_delta_scan *scan, size_t unit);
 
 /* A reader of one unit. It may run on any thread; the scan must outlive it. */
 DL_NODISCARD dl_status dl_delta_scan_reader_new(dl_delta_scan *scan, size_t unit,
                                                 dl_delta_scan_reader **out, dl_error *err);
+
+/* As dl_delta_scan_reader_new, with the Parquet reader's page and chunk buffers taken from and
+ * given back to scratch (parquet/pq_reader.h; NULL = the reader's own), so that a thread reading
+ * unit after unit reuses its memory. scratch must outlive the reader. */
+DL_NODISCARD dl_status dl_delta_scan_reader_open(dl_delta_scan *scan, size_t unit,
+                                                 dl_pq_scratch *scratch, dl_delta_scan_reader **out,
+                                                 dl_error *err);
 
 /*
  * The next batch of the unit into batch (made with dl_vec_batch_new for dl_delta_scan_schema;

@@ -68,6 +68,17 @@ typedef struct dl_delta_scan_col {
     int32_t partition_index;     /* >= 0: a partition column */
 } dl_delta_scan_col;
 
+/* A work unit: a surviving file, or one row group of it (delta_scan.h, "Row-group units"). */
+typedef struct dl_delta_scan_unit {
+    size_t file;       /* index of the file in the snapshot */
+    int32_t row_group; /* -1: the whole file */
+    dl_pq_file *pq;    /* row-group units: the file, opened at planning (owned by the scan) */
+} dl_delta_scan_unit;
+
+/* Splits the surviving files into row-group units: opens each file, then replaces its unit
+ * by one per row group. NOT_FOUND for a missing file, the Parquet reader's errors. */
+DL_NODISCARD dl_status dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err);
+
 struct dl_delta_scan {
     dl_delta_snapshot *snap; /* a reference */
     const dl_allocator *alloc;
@@ -76,10 +87,12 @@ struct dl_delta_scan {
     dl_delta_scan_col *cols;
     size_t n_cols;
     const dl_type *schema;
-    dl_delta_bpred *pred; /* NULL: none */
-    size_t *units;        /* indexes of surviving files in the snapshot */
+    dl_delta_bpred *pred;      /* NULL: none */
+    dl_delta_scan_unit *units; /* the surviving files, or their row groups */
     size_t n_units;
     size_t cap_units;
+    dl_pq_file **pq_files; /* row-group units: the files opened at planning */
+    size_t n_pq_files;
     /* dl_delta_scan_next's position. */
     size_t next_unit;
     dl_delta_scan_reader *cur;

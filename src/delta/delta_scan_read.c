@@ -54,6 +54,9 @@ struct dl_delta_scan_reader {
     dl_buf path;    /* the data file, relative to the store it is read from */
     dl_store *fs_root;
     dl_pq_file *pq;
+    bool is_pq_borrowed; /* pq is the scan's (a row-group unit) */
+    int32_t row_group;   /* the unit's row group, -1 for the whole file */
+    dl_pq_scratch *scratch;
     dl_pq_reader *rd;
     dl_batch *pq_batch;
     const dl_pq_field **top; /* per output column: the file's top-level field, or NULL */
@@ -498,6 +501,18 @@ partition_vector(const dl_delta_scan_reader *r, const dl_delta_scan_col *col, in
 
 /* ---- opening a unit ------------------------------------------------------------------ */
 
+/* The path of a data file given relative to the table, relative to the table's store. */
+static dl_status
+relative_path(const dl_delta_snapshot *snap, const dl_delta_file *file, dl_buf *path,
+              dl_error *err) {
+    const char *root = dl_delta_snapshot_root(snap);
+    if (root[0]) {
+        DL_TRY(dl_buf_append_cstr(path, root, err));
+        DL_TRY(dl_buf_append_byte(path, '/', err));
+    }
+    return dl_buf_append(path, file->path.ptr, file->path.len, err);
+}
+
 /* Where the data file is: r->path relative to the store it is read from (r->fs_root when the
  * path is absolute). */
 static dl_status
@@ -507,13 +522,7 @@ locate(dl_delta_scan_reader *r, dl_store **out_store, dl_error *err) {
     *out_store = store;
     dl_str p = r->file->path;
     if (!(r->file->flags & DL_DELTA_FILE_ABSOLUTE)) {
-        const char *root = dl_delta_snapshot_root(snap);
-        if (root[0]) {
-            DL_TRY(dl_buf_append_cstr(&r->path, root, err));
-            DL_TRY(dl_buf_append_byte(&r->path, '/', err));
-        }
-        DL_TRY(dl_buf_append(&r->path, p.ptr, p.len, err));
-        return DL_OK;
+        return relative_path(snap, r->file, &r->path, err);
     }
     DL_CHECK(p.len > 1 && p.ptr[0] == '/', err, DL_ERR_UNSUPPORTED,
              "data file '%.*s' is a URI this build cannot read (only local paths)", DL_STR_FMT(p));
@@ -590,8 +599,11 @@ plan_reader(dl_delta_scan_reader *r, dl_error *err) {
     dl_pq_read_options ro = {.alloc = r->alloc,
                              .columns = cols,
                              .n_columns = n_cols,
+                             .row_groups = r->row_group >= 0 ? &r->row_group : NULL,
+                             .n_row_groups = r->row_group >= 0 ? 1 : 0,
                              .filter = filter,
-                             .batch_rows = scan->opts.batch_rows};
+                             .batch_rows = scan->opts.batch_rows,
+                             .scratch = r->scratch};
     DL_TRY(dl_pq_reader_new(r->pq, &ro, &r->rd, err));
     const dl_type *schema = dl_pq_reader_schema(r->rd);
     for (size_t i = 0; i < n; i++) {
@@ -606,14 +618,19 @@ plan_reader(dl_delta_scan_reader *r, dl_error *err) {
 }
 
 static dl_status
-open_unit(dl_delta_scan_reader *r, dl_error *err) {
-    dl_store *store;
-    DL_TRY(locate(r, &store, err));
-    dl_status st = dl_pq_file_open(store, dl_buf_cstr(&r->path), r->alloc, &r->pq, err);
-    if (st == DL_ERR_NOT_FOUND) {
-        dl_error_prefix(err, "data file is missing");
+open_unit(dl_delta_scan_reader *r, const dl_delta_scan_unit *unit, dl_error *err) {
+    if (unit->pq != NULL) {
+        r->pq = unit->pq;
+        r->is_pq_borrowed = true;
+    } else {
+        dl_store *store;
+        DL_TRY(locate(r, &store, err));
+        dl_status st = dl_pq_file_open(store, dl_buf_cstr(&r->path), r->alloc, &r->pq, err);
+        if (st == DL_ERR_NOT_FOUND) {
+            dl_error_prefix(err, "data file is missing");
+        }
+        DL_TRY(st);
     }
-    DL_TRY(st);
     DL_TRY(plan_reader(r, err));
     if (r->file->dv) {
         const dl_delta_snapshot *snap = r->scan->snap;
@@ -623,22 +640,92 @@ open_unit(dl_delta_scan_reader *r, dl_error *err) {
     return DL_OK;
 }
 
+/* Opens each surviving file (footer only) and gives it one unit per row group. */
+dl_status
+dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err) {
+    size_t n_files = scan->n_units;
+    size_t n_rgs = 0;
+    for (size_t i = 0; i < n_files; i++) {
+        const dl_delta_file *f = dl_delta_snapshot_file(scan->snap, scan->units[i].file);
+        if (f->flags & DL_DELTA_FILE_ABSOLUTE) {
+            return DL_OK; /* another store may be needed: files stay the units */
+        }
+    }
+    scan->pq_files = dl_mem_alloc_zero(scan->alloc, n_files * sizeof(dl_pq_file *));
+    DL_CHECK(scan->pq_files, err, DL_ERR_NOMEM, "out of memory planning a scan");
+    scan->n_pq_files = n_files;
+    dl_buf path;
+    dl_buf_init(&path, scan->alloc);
+    dl_status st = DL_OK;
+    dl_error ignored;
+    for (size_t i = 0; i < n_files && st == DL_OK; i++) {
+        const dl_delta_file *f = dl_delta_snapshot_file(scan->snap, scan->units[i].file);
+        dl_buf_reset(&path);
+        st = relative_path(scan->snap, f, &path, &ignored);
+        if (st == DL_OK) {
+            st = dl_pq_file_open(dl_delta_snapshot_store(scan->snap), dl_buf_cstr(&path),
+                                 scan->alloc, &scan->pq_files[i], &ignored);
+        }
+        if (st == DL_OK) {
+            n_rgs += dl_pq_file_footer(scan->pq_files[i])->meta.n_row_groups;
+        }
+    }
+    dl_buf_destroy(&path);
+    if (st != DL_OK) {
+        /* A file that cannot be opened now (missing, damaged) keeps files as the units: its
+         * reader reports the error, in the table's terms, when the scan reaches it. */
+        for (size_t i = 0; i < n_files; i++) {
+            dl_pq_file_free(scan->pq_files[i]);
+        }
+        dl_mem_free(scan->alloc, scan->pq_files, n_files * sizeof(dl_pq_file *));
+        scan->pq_files = NULL;
+        scan->n_pq_files = 0;
+        return DL_OK;
+    }
+    dl_delta_scan_unit *units = dl_mem_alloc_zero(scan->alloc, DL_MAX(n_rgs, 1) * sizeof(*units));
+    DL_CHECK(units, err, DL_ERR_NOMEM, "out of memory planning a scan");
+    size_t k = 0;
+    for (size_t i = 0; i < n_files; i++) {
+        size_t n = dl_pq_file_footer(scan->pq_files[i])->meta.n_row_groups;
+        for (size_t g = 0; g < n; g++) {
+            units[k++] = (dl_delta_scan_unit){
+                .file = scan->units[i].file, .row_group = (int32_t)g, .pq = scan->pq_files[i]};
+        }
+    }
+    dl_mem_free(scan->alloc, scan->units, scan->cap_units * sizeof(dl_delta_scan_unit));
+    scan->units = units;
+    scan->n_units = n_rgs;
+    scan->cap_units = DL_MAX(n_rgs, 1);
+    return DL_OK;
+}
+
 dl_status
 dl_delta_scan_reader_new(dl_delta_scan *scan, size_t unit, dl_delta_scan_reader **out,
                          dl_error *err) {
+    return dl_delta_scan_reader_open(scan, unit, NULL, out, err);
+}
+
+dl_status
+dl_delta_scan_reader_open(dl_delta_scan *scan, size_t unit, dl_pq_scratch *scratch,
+                          dl_delta_scan_reader **out, dl_error *err) {
     DL_CHECK(scan && out && unit < scan->n_units, err, DL_ERR_INVALID_ARG,
              "dl_delta_scan_reader_new: no unit %zu (the scan has %zu)", unit,
              scan ? scan->n_units : 0);
     *out = NULL;
     dl_delta_scan_reader *r = dl_mem_alloc_zero(scan->alloc, sizeof(*r));
     DL_CHECK(r, err, DL_ERR_NOMEM, "out of memory opening a scan unit");
+    const dl_delta_scan_unit *u = &scan->units[unit];
     r->scan = scan;
     r->alloc = scan->alloc;
     r->file = dl_delta_scan_unit_file(scan, unit);
+    r->row_group = u->row_group;
+    r->scratch = scratch;
     dl_arena_init(&r->arena, r->alloc, 0);
     dl_buf_init(&r->path, r->alloc);
-    __atomic_add_fetch(&scan->files_read, 1, __ATOMIC_RELAXED);
-    dl_status st = open_unit(r, err);
+    if (u->row_group <= 0) {
+        __atomic_add_fetch(&scan->files_read, 1, __ATOMIC_RELAXED);
+    }
+    dl_status st = open_unit(r, u, err);
     if (st != DL_OK) {
         dl_error_prefix(err, "%s v%lld: %.*s", scan->snap->display, (long long)scan->snap->version,
                         DL_STR_FMT(r->file->path));
@@ -747,7 +834,9 @@ dl_delta_scan_reader_free(dl_delta_scan_reader *reader) {
     dl_delta_dv_free(reader->dv);
     dl_vec_batch_free(reader->pq_batch);
     dl_pq_reader_free(reader->rd);
-    dl_pq_file_free(reader->pq);
+    if (!reader->is_pq_borrowed) {
+        dl_pq_file_free(reader->pq);
+    }
     dl_store_free(reader->fs_root);
     dl_buf_destroy(&reader->path);
     dl_arena_destroy(&reader->arena);

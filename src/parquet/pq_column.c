@@ -887,7 +887,11 @@ read_flat(dl_pq_col *col, int64_t n, dl_error *err) {
             present = count_present(d, (size_t)k, (uint16_t)col->max_def);
         }
         bool viewed = false;
-        if (k == n && present == k && is_identity(col->conv) && !col->is_discarding) {
+        /* The batch that ends a page copies its values: the page's buffer is then free again
+         * when the page is released, and the next page decompresses into it (memory already
+         * mapped) instead of a fresh one while the batch still holds the old. */
+        if (k == n && k < col->page_left && present == k && is_identity(col->conv) &&
+            !col->is_discarding) {
             DL_TRY(view_values(col, (size_t)k, &viewed, err));
         }
         if (!viewed) {

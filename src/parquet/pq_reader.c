@@ -24,6 +24,7 @@ struct dl_pq_reader {
     const dl_allocator *alloc;
     dl_arena arena; /* plan, types, row group list */
     dl_pq_read_options opts;
+    dl_pq_scratch *own_scratch; /* when opts.scratch is NULL */
     const dl_type *schema;
     dl_pq_plan **top;
     size_t n_top;
@@ -266,6 +267,7 @@ init_cols(dl_pq_reader *r, dl_error *err) {
         DL_TRY(dl_pq_col_init(&r->cols[i], leaves[i], r->alloc, may_dict(r, leaves[i], is_top),
                               r->opts.is_utf8_unchecked, r->opts.max_batch_values, err));
         r->cols[i].may_view = is_top && leaves[i]->node->max_rep_level == 0;
+        r->cols[i].pages.scratch = r->opts.scratch;
     }
     return DL_OK;
 }
@@ -307,6 +309,10 @@ setup(dl_pq_reader *r, const dl_pq_read_options *opts, dl_error *err) {
     }
     if (r->opts.max_batch_values <= 0) {
         r->opts.max_batch_values = DL_PQ_DEFAULT_MAX_BATCH_VALUES;
+    }
+    if (r->opts.scratch == NULL) {
+        DL_TRY(dl_pq_scratch_new(r->alloc, &r->own_scratch, err));
+        r->opts.scratch = r->own_scratch;
     }
     const dl_pq_field *const *chosen = opts != NULL ? opts->columns : NULL;
     size_t n_chosen = opts != NULL && opts->columns != NULL ? opts->n_columns : 0;
@@ -350,6 +356,7 @@ dl_pq_reader_free(dl_pq_reader *reader) {
     for (size_t i = 0; reader->cols != NULL && i < reader->n_cols; i++) {
         dl_pq_col_destroy(&reader->cols[i]);
     }
+    dl_pq_scratch_free(reader->own_scratch);
     dl_arena_destroy(&reader->arena);
     dl_arena_destroy(&reader->rg_arena);
     dl_mem_free(reader->alloc, reader, sizeof(*reader));

@@ -225,6 +225,32 @@ bool dl_pq_filter_may_match(const dl_pq_file *file, const dl_pq_filter *filter, 
 
 typedef struct dl_pq_reader dl_pq_reader;
 
+/*
+ * Buffer reuse. Decompressed pages and fetched column chunks live in buffers of megabytes; a
+ * fresh one for every page or chunk costs a page fault per 4 KiB on first touch, which is most
+ * of a scan's time. A scratch keeps buffers that readers are done with (up to 32 of them and
+ * DL_PQ_SCRATCH_MAX_BYTES in all) and hands them to the next page, chunk or reader. A buffer a
+ * batch still references (zero-copy views, strings) is kept too and reused once the batch lets
+ * it go. Each reader has a private scratch unless dl_pq_read_options.scratch names a shared
+ * one: give one per thread to readers that run one after another on it (a scan's work units),
+ * so that memory carries over from reader to reader. A scratch is safe to use from several
+ * threads (a mutex), but is meant for one. It must outlive the readers that use it; batches
+ * may outlive it (they hold their own references).
+ */
+typedef struct dl_pq_scratch dl_pq_scratch;
+
+#define DL_PQ_SCRATCH_MAX_BYTES ((size_t)256 << 20)
+
+/* A new, empty scratch. NOMEM. */
+DL_NODISCARD dl_status dl_pq_scratch_new(const dl_allocator *alloc, dl_pq_scratch **out,
+                                         dl_error *err);
+
+/* Drops the scratch's references to its buffers and frees it. NULL-tolerant. */
+void dl_pq_scratch_free(dl_pq_scratch *scratch);
+
+/* Bytes of the buffers the scratch holds now (for tests and statistics). */
+size_t dl_pq_scratch_bytes(const dl_pq_scratch *scratch);
+
 /* Defaults of the limits below. */
 #define DL_PQ_DEFAULT_MAX_PAGE_SIZE    ((size_t)INT32_MAX) /* what Parquet allows (2 GiB - 1) */
 #define DL_PQ_DEFAULT_MAX_BATCH_VALUES ((int64_t)1 << 26)  /* 64 Mi leaf values per batch */
@@ -252,6 +278,7 @@ typedef struct dl_pq_read_options {
     dl_pool *pool;
     bool is_page_index_ignored;   /* do not skip pages through the page index */
     bool is_bloom_filter_ignored; /* do not skip row groups through Bloom filters */
+    dl_pq_scratch *scratch;       /* buffers to reuse (see above); NULL = the reader's own */
 } dl_pq_read_options;
 
 /*

@@ -154,7 +154,7 @@ dl_pq_file_fetch(dl_pq_file *file, const dl_allocator *alloc, int64_t offset, si
     } else {
         /* Headroom, so that the next (similar) chunk fits the buffer when it is reused. */
         size_t cap = reuse != NULL && len < SIZE_MAX / 2 ? len + len / 4 : len;
-        DL_TRY(dl_vec_buffer_new(alloc, DL_MAX(cap, 1), &buf, err));
+        DL_TRY(dl_pq_buffer_new(alloc, DL_MAX(cap, 1), &buf, err));
     }
     dl_status s = dl_store_file_read_at(file->source, offset, buf->data, len, err);
     if (s != DL_OK) {

@@ -134,8 +134,22 @@ typedef struct dl_pq_chunk_pages {
     size_t max_page_size;
     dl_vec_buffer *spare;       /* a decompression buffer no vector references, for reuse */
     dl_vec_buffer *chunk_spare; /* a chunk buffer no vector references, for the next chunk */
+    dl_pq_scratch *scratch;     /* where buffers come from and go back to; NULL = none */
     int64_t bytes_read;
 } dl_pq_chunk_pages;
+
+/* dl_vec_buffer_new for page and chunk buffers: large ones are hinted to be backed by huge
+ * pages (pq_page.c says why). */
+DL_NODISCARD dl_status dl_pq_buffer_new(const dl_allocator *alloc, size_t n, dl_vec_buffer **out,
+                                        dl_error *err);
+
+/* A buffer of at least n bytes that nobody else holds, taken out of scratch (the smallest that
+ * fits), or NULL when it has none. The caller owns the reference. */
+dl_vec_buffer *dl_pq_scratch_take(dl_pq_scratch *scratch, size_t n);
+
+/* Gives buf (one reference, the caller's) to scratch for reuse, or drops it when scratch is
+ * NULL, the buffer is foreign memory, or the scratch is full of buffers nobody can take. */
+void dl_pq_scratch_give(dl_pq_scratch *scratch, dl_vec_buffer *buf);
 
 /* Fetches the bytes of chunk and prepares to iterate its pages. Spare buffers left by an
  * earlier chunk (pages must be zeroed before the first use) are reused. is_deferred fetches

@@ -5,11 +5,14 @@
  * statistics, deletion vectors applied, column mapping resolved), or plain Parquet files for
  * read_parquet.
  *
- * Parallel: each file is a morsel. Threads take the next file from an atomic cursor, read it
- * with their own reader, and apply the scan's filters (pushed down by the optimizer) to every
- * batch as a selection, so no row is copied. The filters are also translated, where they have
- * the shape `column op constant` (and AND/OR/NOT/IN/IS NULL of those), into the Delta scan's
- * predicate for skipping. A LIMIT without filters stops the scan once enough rows came out.
+ * Parallel: each row group is a morsel (for Delta tables of many files, each file). Threads
+ * take the next morsel from an atomic cursor, read it with their own reader, and apply the
+ * scan's filters (pushed down by the optimizer) to every batch as a selection, so no row is
+ * copied. Each thread keeps one Parquet scratch (parquet/pq_reader.h) across its morsels, so
+ * the page and chunk buffers of one morsel are reused by the next instead of fresh memory. The
+ * filters are also translated, where they have the shape `column op constant` (and AND/OR/NOT/IN/IS
+ * NULL of those), into the Delta scan's predicate for skipping. A LIMIT without filters stops the
+ * scan once enough rows came out.
  *
  * A data file that is gone (removed by VACUUM while an old version still lists it) fails with
  * NOT_FOUND and says so.
@@ -18,6 +21,11 @@
 
 #include "base/timefmt.h"
 #include "sql/sql_engine_int.h"
+
+/* Tables of at most this many files (after skipping) are read by row groups, not files, so
+ * that a table of one large file still keeps every thread busy; the footers are then read at
+ * planning, which for a few files costs little. */
+#define ROW_GROUP_UNITS_MAX_FILES 64
 
 /* A read_parquet morsel: one row group of one file. */
 typedef struct pq_unit {
@@ -38,6 +46,7 @@ typedef struct scan_state {
 } scan_state;
 
 typedef struct scan_local {
+    dl_pq_scratch *scratch; /* page and chunk buffers, reused from unit to unit */
     dl_delta_scan_reader *dreader;
     dl_pq_reader *preader;
     dl_batch *in; /* what the reader fills */
@@ -401,7 +410,8 @@ scan_open(dl_sql_operator *op, dl_error *err) {
     dl_delta_scan_options opts = {.columns = st->names,
                                   .n_columns = (size_t)s->n_columns,
                                   .predicate = dl_sql_scan_predicate(op->exec->arena, s),
-                                  .alloc = op->exec->alloc};
+                                  .alloc = op->exec->alloc,
+                                  .row_group_units_max_files = ROW_GROUP_UNITS_MAX_FILES};
     DL_TRY_CTX(dl_delta_scan_new(s->snapshot, &opts, &st->dscan, err), err, "table %s",
                s->table_name);
     st->n_units = dl_delta_scan_unit_count(st->dscan);
@@ -438,6 +448,7 @@ scan_local_free(dl_sql_operator *op, void *local) {
     }
     close_reader(l);
     dl_vec_batch_free(l->in);
+    dl_pq_scratch_free(l->scratch);
     for (int32_t i = 0; i < l->n_filters; i++) {
         dl_sql_eval_free(l->filters[i]);
     }
@@ -452,6 +463,7 @@ scan_local_new(dl_sql_operator *op, void **out, dl_error *err) {
     scan_local *l = dl_mem_alloc_zero(op->exec->alloc, sizeof(*l));
     DL_CHECK(l != NULL, err, DL_ERR_NOMEM, "out of memory starting a scan");
     *out = l;
+    DL_TRY(dl_pq_scratch_new(op->exec->alloc, &l->scratch, err));
     if (s->n_filters > 0) {
         l->filters = dl_mem_alloc_zero(op->exec->alloc, (size_t)s->n_filters * sizeof(void *));
         DL_CHECK(l->filters != NULL, err, DL_ERR_NOMEM, "out of memory starting a scan");
@@ -476,7 +488,8 @@ open_parquet(dl_sql_operator *op, scan_local *l, size_t u, dl_error *err) {
                                .columns = st->pcols[unit->file],
                                .n_columns = (size_t)s->n_columns,
                                .row_groups = &unit->row_group,
-                               .n_row_groups = 1};
+                               .n_row_groups = 1,
+                               .scratch = l->scratch};
     DL_TRY(dl_pq_reader_new(st->pfiles[unit->file], &opts, &l->preader, err));
     /* A batch must be made for its reader's schema object: one per reader. */
     dl_vec_batch_free(l->in);
@@ -494,7 +507,7 @@ open_unit(dl_sql_operator *op, scan_local *l, bool *out_has, dl_error *err) {
         return DL_OK;
     }
     if (st->dscan != NULL) {
-        return dl_delta_scan_reader_new(st->dscan, (size_t)u, &l->dreader, err);
+        return dl_delta_scan_reader_open(st->dscan, (size_t)u, l->scratch, &l->dreader, err);
     }
     return open_parquet(op, l, (size_t)u, err);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Table scans: columns, partition values, deletion vectors, column mapping, schema evolution,
  * type widening, file and row-group skipping, parallel units (delta_scan*.c). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -754,6 +755,194 @@ TEST(test_scan_failures_leak_nothing) {
     CHECK(n > 100);
 }
 
+/* ---- row-group units ------------------------------------------------------------------ */
+
+/* Rows of a two-column (id long, p integer partition) scan: count, sums and a checksum. */
+typedef struct unit_sums {
+    int64_t n;
+    int64_t sum_id;
+    int64_t sum_p;
+    int64_t sum_sq; /* sum of id * id: tells a lost row from a doubled one */
+} unit_sums;
+
+static void
+add_unit_batch(const dl_batch *batch, unit_sums *out) {
+    for (int64_t k = 0; k < batch->count; k++) {
+        int64_t row = dl_vec_batch_row(batch, k);
+        const dl_vector *flat = NULL;
+        int64_t i = dl_vec_resolve(batch->cols[0], row, &flat);
+        int64_t id = ((const int64_t *)flat->data)[i];
+        i = dl_vec_resolve(batch->cols[1], row, &flat);
+        out->sum_p += ((const int32_t *)flat->data)[i];
+        out->sum_id += id;
+        out->sum_sq += id * id;
+        out->n++;
+    }
+}
+
+/* Two partitions, one file each, of several row groups, with deletion vectors. */
+static bool
+make_split_table(tl_table *t) {
+    static const int64_t del_a[] = {0, 7, 1499, 1500, 2049, 4999};
+    static const int64_t del_b[] = {0, 1000, 2999};
+    dl_buf rows, dv_a, dv_b, adds;
+    dl_buf_init(&rows, NULL);
+    dl_buf_init(&dv_a, NULL);
+    dl_buf_init(&dv_b, NULL);
+    dl_buf_init(&adds, NULL);
+    bool ok = tl_table_new(t);
+    for (int i = 0; ok && i < 5000; i++) {
+        ok = dl_buf_appendf(&rows, NULL, "{\"id\":%d}\n", i) == DL_OK;
+    }
+    tp_options oa = {.row_group_rows = 1500};
+    ok = ok && data_file(t, "p=1/a.parquet", SCHEMA(FIELD("id", "long")), dl_buf_cstr(&rows), &oa);
+    dl_buf_reset(&rows);
+    for (int i = 5000; ok && i < 8000; i++) {
+        ok = dl_buf_appendf(&rows, NULL, "{\"id\":%d}\n", i) == DL_OK;
+    }
+    tp_options ob = {.row_group_rows = 1000};
+    ok = ok && data_file(t, "p=2/b.parquet", SCHEMA(FIELD("id", "long")), dl_buf_cstr(&rows), &ob);
+    ok = ok && inline_dv(del_a, DL_ARRAY_LEN(del_a), &dv_a) &&
+         inline_dv(del_b, DL_ARRAY_LEN(del_b), &dv_b) &&
+         dl_buf_appendf(&adds, NULL,
+                        "{\"add\":{\"path\":\"p=1/a.parquet\",\"partitionValues\":{\"p\":\"1\"},"
+                        "\"size\":1,\"modificationTime\":1,\"dataChange\":true%s}}\n"
+                        "{\"add\":{\"path\":\"p=2/b.parquet\",\"partitionValues\":{\"p\":\"2\"},"
+                        "\"size\":1,\"modificationTime\":1,\"dataChange\":true%s}}\n",
+                        dl_buf_cstr(&dv_a), dl_buf_cstr(&dv_b)) == DL_OK;
+    ok = ok && commit0(t, DV_PROTOCOL, SCHEMA(FIELD("id", "long") "," FIELD("p", "integer")),
+                       "[\"p\"]", "{}", dl_buf_cstr(&adds));
+    dl_buf_destroy(&rows);
+    dl_buf_destroy(&dv_a);
+    dl_buf_destroy(&dv_b);
+    dl_buf_destroy(&adds);
+    return ok;
+}
+
+typedef struct split_task {
+    dl_delta_scan *scan;
+    _Atomic(size_t) *next;
+    unit_sums sums;
+} split_task;
+
+/* Reads units from the shared cursor until none is left, with one scratch for all of them. */
+static dl_status
+read_split_units(void *arg, dl_error *err) {
+    split_task *t = arg;
+    dl_pq_scratch *scratch = NULL;
+    dl_batch *batch = NULL;
+    DL_TRY(dl_pq_scratch_new(NULL, &scratch, err));
+    dl_status st = dl_vec_batch_new(NULL, dl_delta_scan_schema(t->scan), 0, &batch, err);
+    for (;;) {
+        size_t u = atomic_fetch_add(t->next, 1);
+        if (st != DL_OK || u >= dl_delta_scan_unit_count(t->scan)) {
+            break;
+        }
+        dl_delta_scan_reader *r = NULL;
+        st = dl_delta_scan_reader_open(t->scan, u, scratch, &r, err);
+        while (st == DL_OK) {
+            st = dl_delta_scan_reader_next(r, batch, err);
+            if (st != DL_OK || batch->count == 0) {
+                break;
+            }
+            add_unit_batch(batch, &t->sums);
+        }
+        dl_delta_scan_reader_free(r);
+    }
+    dl_vec_batch_free(batch);
+    dl_pq_scratch_free(scratch);
+    return st;
+}
+
+/* A file of n row groups gives n units; read on two threads they return exactly the rows of a
+ * whole-file scan: deletion vectors by file row number, partition values on every row. */
+TEST(test_row_group_units_return_exactly_the_rows_of_whole_files) {
+    tl_table t;
+    CHECK(make_split_table(&t));
+    dl_delta_snapshot *snap = latest(&t);
+    CHECK(snap);
+    dl_error err;
+    /* The whole files, one unit each. */
+    dl_delta_scan *whole = NULL;
+    CHECK_STATUS(dl_delta_scan_new(snap, NULL, &whole, &err), DL_OK, &err);
+    CHECK_INT_EQ(dl_delta_scan_unit_count(whole), 2);
+    CHECK_INT_EQ(dl_delta_scan_unit_row_group(whole, 0), -1);
+    dl_batch *batch = NULL;
+    CHECK_OK(dl_vec_batch_new(NULL, dl_delta_scan_schema(whole), 0, &batch, &err), &err);
+    unit_sums want = {0};
+    bool has = true;
+    while (has) {
+        CHECK_STATUS(dl_delta_scan_next(whole, batch, &has, &err), DL_OK, &err);
+        add_unit_batch(batch, &want);
+    }
+    dl_vec_batch_free(batch);
+    dl_delta_scan_free(whole);
+    CHECK_INT_EQ(want.n, 8000 - 9);
+    CHECK_INT_EQ(want.sum_p, (5000 - 6) * 1 + (3000 - 3) * 2);
+    /* Row groups: 4 of a.parquet (1500 rows each, the last 500), 3 of b.parquet. */
+    dl_delta_scan_options so = {.row_group_units_max_files = 2};
+    dl_delta_scan *split = NULL;
+    CHECK_STATUS(dl_delta_scan_new(snap, &so, &split, &err), DL_OK, &err);
+    CHECK_INT_EQ(dl_delta_scan_unit_count(split), 7);
+    CHECK_INT_EQ(dl_delta_scan_unit_row_group(split, 3), 3);
+    CHECK_INT_EQ(dl_delta_scan_unit_row_group(split, 4), 0);
+    CHECK(dl_str_eq(dl_delta_scan_unit_file(split, 4)->path, DL_STR("p=2/b.parquet")));
+    dl_pool *pool = NULL;
+    CHECK(dl_pool_new(2, NULL, &pool, NULL) == DL_OK);
+    _Atomic(size_t) next;
+    atomic_init(&next, 0);
+    split_task tasks[2] = {{.scan = split, .next = &next}, {.scan = split, .next = &next}};
+    dl_pool_group g;
+    dl_pool_group_init(&g, pool);
+    for (size_t i = 0; i < 2; i++) {
+        CHECK(dl_pool_submit(&g, read_split_units, &tasks[i], NULL) == DL_OK);
+    }
+    dl_status st = dl_pool_group_wait(&g, &err);
+    dl_pool_free(pool);
+    dl_delta_scan_stats stats;
+    dl_delta_scan_get_stats(split, &stats);
+    dl_delta_scan_free(split);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+    CHECK_STATUS(st, DL_OK, &err);
+    CHECK_INT_EQ(tasks[0].sums.n + tasks[1].sums.n, want.n);
+    CHECK_INT_EQ(tasks[0].sums.sum_id + tasks[1].sums.sum_id, want.sum_id);
+    CHECK_INT_EQ(tasks[0].sums.sum_sq + tasks[1].sums.sum_sq, want.sum_sq);
+    CHECK_INT_EQ(tasks[0].sums.sum_p + tasks[1].sums.sum_p, want.sum_p);
+    CHECK_INT_EQ(stats.files_read, 2);
+    CHECK_INT_EQ(stats.row_groups_read, 7);
+    CHECK_INT_EQ(stats.rows_read, 8000);
+    CHECK_INT_EQ(stats.rows_deleted, 9);
+}
+
+/* More files than the limit keep files as the units; with row-group units, row groups that
+ * statistics rule out are skipped inside their unit. */
+TEST(test_row_group_units_only_for_few_files_and_skip_by_statistics) {
+    tl_table t;
+    CHECK(make_split_table(&t));
+    dl_delta_snapshot *snap = latest(&t);
+    CHECK(snap);
+    dl_error err;
+    dl_delta_scan_options so = {.row_group_units_max_files = 1};
+    dl_delta_scan *scan = NULL;
+    CHECK_STATUS(dl_delta_scan_new(snap, &so, &scan, &err), DL_OK, &err);
+    CHECK_INT_EQ(dl_delta_scan_unit_count(scan), 2);
+    dl_delta_scan_free(scan);
+    /* id = 1600 lies in row group 1 of a.parquet; partition p = 1 keeps that file only. */
+    dl_delta_scalar v = {.kind = DL_DELTA_SCALAR_INT, .i = 1600};
+    dl_delta_pred eq = LEAF(DL_DELTA_PRED_EQ, id_col, &v);
+    dl_delta_scan_options fo = {.predicate = &eq, .row_group_units_max_files = 8};
+    dr_rows got;
+    dr_rows_init(&got);
+    dl_delta_scan_stats st;
+    CHECK_STATUS(scan_rows(snap, &fo, &got, &st, &err), DL_OK, &err);
+    dr_rows_destroy(&got);
+    CHECK_INT_EQ(st.row_groups_read, 1);
+    CHECK_INT_EQ(st.row_groups_skipped, 6);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+}
+
 int
 main(void) {
     RUN(test_scan_returns_every_row_with_partition_values);
@@ -770,5 +959,7 @@ main(void) {
     RUN(test_scan_skips_row_groups_by_parquet_stats);
     RUN(test_scan_units_read_on_several_threads);
     RUN(test_scan_failures_leak_nothing);
+    RUN(test_row_group_units_return_exactly_the_rows_of_whole_files);
+    RUN(test_row_group_units_only_for_few_files_and_skip_by_statistics);
     return harness_finish();
 }

@@ -583,6 +583,122 @@ TEST(test_undecodable_column_index_is_ignored) {
     tw_store_free(&st);
 }
 
+/* ---- Buffer reuse ---------------------------------------------------------------------------- */
+
+static bool
+every_row(void *ctx, int64_t row) {
+    (void)ctx;
+    (void)row;
+    return true;
+}
+
+/* The rows of batch b rendered as JSON lines. */
+static bool
+render_batch(const dl_batch *b, dl_buf *out) {
+    for (int64_t k = 0; k < b->count; k++) {
+        if (pqt_render_row(b, k, out, &err) != DL_OK || dl_buf_append_byte(out, '\n', &err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Reads the first batch of file into *out (kept: made for the test's own schema, which
+ * outlives the reader) and the rest, with scratch. */
+static dl_status
+read_keeping_first(dl_pq_file *file, dl_pq_scratch *scratch, dl_batch **out, int64_t *rows) {
+    dl_pq_read_options o = {.scratch = scratch, .batch_rows = 500};
+    dl_pq_reader *r = NULL;
+    dl_batch *b = NULL;
+    DL_TRY(dl_pq_reader_new(file, &o, &r, &err));
+    dl_status s = dl_vec_batch_new(NULL, schema, 0, out, &err);
+    if (s == DL_OK) {
+        s = dl_pq_reader_next(r, *out, &err);
+        *rows = (*out)->count;
+    }
+    if (s == DL_OK) {
+        s = dl_vec_batch_new(NULL, dl_pq_reader_schema(r), 0, &b, &err);
+    }
+    while (s == DL_OK) {
+        s = dl_pq_reader_next(r, b, &err);
+        if (s != DL_OK || b->count == 0) {
+            break;
+        }
+        *rows += b->count;
+    }
+    dl_vec_batch_free(b);
+    dl_pq_reader_free(r);
+    return s;
+}
+
+/* Readers that share a scratch, one after the other (a thread's work units), reuse its
+ * buffers, read the same rows as a reader of its own, and never reuse a buffer that a batch
+ * still holds: the first reader's batch keeps its values while the second reads. */
+TEST(test_readers_sharing_a_scratch_reuse_buffers_and_leave_held_batches_intact) {
+    tw_store st;
+    CHECK(tw_store_new(&st));
+    dl_buf bytes, before, after;
+    dl_buf_init(&bytes, NULL);
+    dl_buf_init(&before, NULL);
+    dl_buf_init(&after, NULL);
+    dl_pq_file *file = NULL;
+    dl_pq_scratch *scratch = NULL;
+    dl_batch *kept = NULL;
+    pqt_rows all = {0};
+    int64_t rows = 0;
+    dl_pq_read_options plain = {0};
+    bool is_ok = write_file(&st, 0, &bytes) &&
+                 dl_pq_file_open(st.store, "t.parquet", NULL, &file, &err) == DL_OK &&
+                 pqt_rows_read(file, &plain, &all, &err) == DL_OK &&
+                 dl_pq_scratch_new(NULL, &scratch, &err) == DL_OK &&
+                 read_keeping_first(file, scratch, &kept, &rows) == DL_OK &&
+                 render_batch(kept, &before);
+    CHECK(is_ok);
+    CHECK_INT_EQ(rows, N_ROWS);
+    /* Buffers nobody else holds went back to the scratch. */
+    CHECK(dl_pq_scratch_bytes(scratch) > 0);
+    dl_pq_read_options o = {.scratch = scratch};
+    CHECK(pqt_check_filtered(file, &all, &o, every_row, NULL, NULL));
+    CHECK(render_batch(kept, &after));
+    CHECK(before.len == after.len && memcmp(before.data, after.data, before.len) == 0);
+    dl_vec_batch_free(kept);
+    dl_pq_scratch_free(scratch);
+    pqt_rows_free(&all);
+    dl_pq_file_free(file);
+    dl_buf_destroy(&bytes);
+    dl_buf_destroy(&before);
+    dl_buf_destroy(&after);
+    tw_store_free(&st);
+}
+
+/* A batch read from a scratch's buffer outlives the scratch. */
+TEST(test_batches_outlive_the_scratch_their_buffers_came_from) {
+    tw_store st;
+    CHECK(tw_store_new(&st));
+    dl_buf bytes, before, after;
+    dl_buf_init(&bytes, NULL);
+    dl_buf_init(&before, NULL);
+    dl_buf_init(&after, NULL);
+    dl_pq_file *file = NULL;
+    dl_pq_scratch *scratch = NULL;
+    dl_batch *kept = NULL;
+    int64_t rows = 0;
+    CHECK(write_file(&st, 1, &bytes) &&
+          dl_pq_file_open(st.store, "t.parquet", NULL, &file, &err) == DL_OK &&
+          dl_pq_scratch_new(NULL, &scratch, &err) == DL_OK &&
+          read_keeping_first(file, scratch, &kept, &rows) == DL_OK && render_batch(kept, &before));
+    dl_pq_scratch_free(scratch);
+    dl_pq_file_free(file);
+    CHECK(render_batch(kept, &after));
+    CHECK(before.len > 0 && before.len == after.len &&
+          memcmp(before.data, after.data, before.len) == 0);
+    dl_vec_batch_free(kept);
+    dl_buf_destroy(&bytes);
+    dl_buf_destroy(&before);
+    dl_buf_destroy(&after);
+    tw_store_free(&st);
+}
+
 int
 main(void) {
     dl_arena_init(&arena, NULL, 0);
@@ -601,6 +717,8 @@ main(void) {
     RUN(test_offset_index_that_misplaces_rows_of_a_list_column_is_corrupt);
     RUN(test_offset_index_inconsistent_with_its_chunk_is_ignored);
     RUN(test_undecodable_column_index_is_ignored);
+    RUN(test_readers_sharing_a_scratch_reuse_buffers_and_leave_held_batches_intact);
+    RUN(test_batches_outlive_the_scratch_their_buffers_came_from);
     dl_arena_destroy(&arena);
     return harness_finish();
 }

@@ -233,8 +233,7 @@ TEST(test_bind_errors_name_the_problem) {
     CHECK(et_check_error(session, "SELECT 1 FROM range(3) WHERE count(*) > 1", DL_ERR_SQL_BIND,
                          "not allowed in WHERE"));
     CHECK(et_check_error(session, "SELECT * FROM nosuchtable", DL_ERR_NOT_FOUND, "nosuchtable"));
-    CHECK(et_check_error(session, "INSERT INTO t VALUES (1)", DL_ERR_NOT_FOUND,
-                         "no catalog"));
+    CHECK(et_check_error(session, "INSERT INTO t VALUES (1)", DL_ERR_NOT_FOUND, "no catalog"));
 }
 
 TEST(test_interrupt_stops_a_running_query) {
