@@ -40,6 +40,7 @@ dl_sql_agg_ht_destroy(dl_sql_agg_ht *ht) {
     dl_mem_free(ht->alloc, ht->group_hash, (size_t)ht->cap_groups * sizeof(uint64_t));
     dl_mem_free(ht->alloc, ht->states, (size_t)ht->cap_groups * ht->stride);
     dl_mem_free(ht->alloc, ht->views, (size_t)ht->n_keys * sizeof(key_view));
+    dl_mem_free(ht->alloc, ht->code_gid, DL_SQL_AGG_CODES * sizeof(uint32_t));
     dl_sql_rows_destroy(&ht->keys);
     memset(ht, 0, sizeof(*ht));
 }
@@ -191,11 +192,102 @@ append_keys(dl_sql_agg_ht *ht, dl_vector *const *keys, const uint32_t *new_rows,
     return DL_OK;
 }
 
+/*
+ * The combined dictionary code of each row into codes (UINT32_MAX for a row that is NULL at
+ * the row level), when every key is a DICT vector and the codes fit; false otherwise.
+ */
+static bool
+dict_codes(dl_sql_agg_ht *ht, dl_vector *const *keys, int64_t count, uint32_t *codes) {
+    uint32_t span = 1;
+    for (int32_t k = 0; k < ht->n_keys; k++) {
+        const dl_vector *v = keys[k];
+        if (v->layout != DL_VEC_DICT || v->dict->length <= 0 ||
+            v->dict->length > DL_SQL_AGG_CODES / span) {
+            return false;
+        }
+        span *= (uint32_t)v->dict->length;
+    }
+    if (ht->n_keys == 0 || count < 4 * (int64_t)span) {
+        return false; /* too few rows per code to pay for the shortcut */
+    }
+    for (int64_t i = 0; i < count; i++) {
+        codes[i] = 0;
+    }
+    span = 1;
+    for (int32_t k = 0; k < ht->n_keys; k++) {
+        const int32_t *idx = keys[k]->data;
+        for (int64_t i = 0; i < count; i++) {
+            codes[i] += (uint32_t)idx[i] * span;
+        }
+        span *= (uint32_t)keys[k]->dict->length;
+    }
+    for (int32_t k = 0; k < ht->n_keys; k++) { /* after the sums: UINT32_MAX must stay */
+        const uint8_t *validity = keys[k]->validity;
+        for (int64_t i = 0; i < count && validity != NULL; i++) {
+            if (!dl_vec_bit_get(validity, i)) {
+                codes[i] = UINT32_MAX;
+            }
+        }
+    }
+    return true;
+}
+
+/* Finds or creates the group of row i (hash h) of the batch. */
+static inline uint32_t
+find_row(dl_sql_agg_ht *ht, const key_view *kv, int64_t i, uint64_t h, int64_t first_new,
+         uint32_t *new_rows, int64_t *n_new) {
+    size_t mask = ht->cap - 1;
+    size_t s = (size_t)(h >> 1) & mask;
+    for (;;) {
+        uint64_t sh = ht->slot_hash[s];
+        if (sh == 0) {
+            uint32_t g = (uint32_t)ht->n_groups++;
+            ht->slot_hash[s] = h;
+            ht->slot_gid[s] = g;
+            ht->group_hash[g] = h;
+            if (ht->init_state != NULL) {
+                ht->init_state(ht->init_ctx, dl_sql_agg_ht_state(ht, g));
+            }
+            new_rows[(*n_new)++] = (uint32_t)i;
+            return g;
+        }
+        if (sh == h && keys_equal(ht, kv, i, ht->slot_gid[s], first_new, new_rows)) {
+            return ht->slot_gid[s];
+        }
+        s = (s + 1) & mask;
+    }
+}
+
+/* Probes every row, the first row of each dictionary code only when codes is not NULL. */
+static void
+find_rows(dl_sql_agg_ht *ht, const key_view *kv, const uint64_t *hashes, const uint32_t *codes,
+          int64_t count, uint32_t *out_gids, uint32_t *new_rows, int64_t *n_new) {
+    int64_t first_new = ht->n_groups;
+    uint32_t *cache = ht->code_gid;
+    if (codes != NULL) {
+        memset(cache, 0xff, DL_SQL_AGG_CODES * sizeof(uint32_t));
+    }
+    for (int64_t i = 0; i < count; i++) {
+        uint32_t code = codes != NULL ? codes[i] : UINT32_MAX;
+        if (code != UINT32_MAX && cache[code] != UINT32_MAX) {
+            out_gids[i] = cache[code];
+            continue;
+        }
+        uint64_t h = hashes[i] | 1u; // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult):
+                                     // dl_sql_hash_vec filled it
+        out_gids[i] = find_row(ht, kv, i, h, first_new, new_rows, n_new);
+        if (code != UINT32_MAX) {
+            cache[code] = out_gids[i];
+        }
+    }
+}
+
 dl_status
 dl_sql_agg_ht_find(dl_sql_agg_ht *ht, dl_vector *const *keys, int64_t count, uint32_t *out_gids,
                    dl_error *err) {
     uint64_t hashes[DL_BATCH_CAPACITY];
     uint32_t new_rows[DL_BATCH_CAPACITY];
+    uint32_t codes[DL_BATCH_CAPACITY];
     if (ht->n_keys == 0) {
         for (int64_t i = 0; i < count; i++) {
             hashes[i] = 1; /* one group */
@@ -211,34 +303,13 @@ dl_sql_agg_ht_find(dl_sql_agg_ht *ht, dl_vector *const *keys, int64_t count, uin
         dl_vec_unify(keys[k], count, &kv[k].u);
         kv[k].phys = dl_vec_type_phys(keys[k]->type);
     }
-    int64_t first_new = ht->n_groups;
-    int64_t n_new = 0;
-    size_t mask = ht->cap - 1;
-    for (int64_t i = 0; i < count; i++) {
-        uint64_t h = hashes[i] | 1u; // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult):
-                                     // dl_sql_hash_vec filled it
-        size_t s = (size_t)(h >> 1) & mask;
-        for (;;) {
-            uint64_t sh = ht->slot_hash[s];
-            if (sh == 0) {
-                uint32_t g = (uint32_t)ht->n_groups++;
-                ht->slot_hash[s] = h;
-                ht->slot_gid[s] = g;
-                ht->group_hash[g] = h;
-                if (ht->init_state != NULL) {
-                    ht->init_state(ht->init_ctx, dl_sql_agg_ht_state(ht, g));
-                }
-                new_rows[n_new++] = (uint32_t)i;
-                out_gids[i] = g;
-                break;
-            }
-            if (sh == h && keys_equal(ht, kv, i, ht->slot_gid[s], first_new, new_rows)) {
-                out_gids[i] = ht->slot_gid[s];
-                break;
-            }
-            s = (s + 1) & mask;
-        }
+    bool has_codes = dict_codes(ht, keys, count, codes);
+    if (has_codes && ht->code_gid == NULL) {
+        ht->code_gid = dl_mem_alloc(ht->alloc, DL_SQL_AGG_CODES * sizeof(uint32_t));
+        DL_CHECK(ht->code_gid != NULL, err, DL_ERR_NOMEM, "out of memory grouping");
     }
+    int64_t n_new = 0;
+    find_rows(ht, kv, hashes, has_codes ? codes : NULL, count, out_gids, new_rows, &n_new);
     if (n_new == 0) {
         return DL_OK;
     }

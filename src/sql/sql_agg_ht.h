@@ -15,11 +15,20 @@
  * batch compares against that row of the batch; the new keys are appended to the collection
  * in one copy per column at the end. Keys compare with SQL grouping semantics (NULL equals
  * NULL, NaN equals NaN, -0.0 equals 0.0; dl_sql_value_equal).
+ *
+ * Dictionary-coded keys (a Parquet column's dictionary pages come out as DICT vectors) take a
+ * shortcut: when every key vector of a batch is DICT and the product of their dictionary sizes
+ * is at most DL_SQL_AGG_CODES, the dictionary indices of a row, combined, are a code; the
+ * first row of each code probes the table and the others reuse its group. Equal codes mean
+ * equal keys, so the answer is the same; only the probing is saved.
  */
 #ifndef DL_SQL_SQL_AGG_HT_H
 #define DL_SQL_SQL_AGG_HT_H
 
 #include "sql/sql_engine_int.h"
+
+/* Most combined dictionary codes a batch may use for the shortcut above. */
+#define DL_SQL_AGG_CODES 4096
 
 typedef struct dl_sql_agg_ht {
     const dl_allocator *alloc;
@@ -36,6 +45,7 @@ typedef struct dl_sql_agg_ht {
     void (*init_state)(void *ctx, uint8_t *block); /* a new group's block */
     void *init_ctx;
     struct key_view *views; /* scratch: the batch's key columns, unified */
+    uint32_t *code_gid;     /* scratch: DL_SQL_AGG_CODES groups by dictionary code */
 } dl_sql_agg_ht;
 
 /* An empty table for key columns of key_schema (a STRUCT, may have 0 fields: then every row is

@@ -260,6 +260,34 @@ dl_sql_op_drain(dl_sql_operator *child, const dl_sql_sink *sink, void *ctx, dl_e
     return s;
 }
 
+dl_status
+dl_sql_exec_parallel(dl_sql_exec_ctx *exec, dl_pool_fn fn, void *args, size_t arg_size, int n,
+                     dl_error *err) {
+    uint8_t *base = args;
+    dl_status s = DL_OK;
+    if (exec->pool == NULL || n <= 1) {
+        for (int i = 0; i < n && s == DL_OK; i++) {
+            s = fn(base + (size_t)i * arg_size, err);
+        }
+        return s;
+    }
+    dl_pool_group group;
+    dl_pool_group_init(&group, exec->pool);
+    for (int i = 0; i < n && s == DL_OK; i++) {
+        s = dl_pool_submit(&group, fn, base + (size_t)i * arg_size, err);
+    }
+    dl_error wait_err;
+    dl_error_clear(&wait_err);
+    dl_status ws = dl_pool_group_wait(&group, &wait_err);
+    if (s == DL_OK && ws != DL_OK) {
+        s = ws;
+        if (err != NULL) {
+            *err = wait_err;
+        }
+    }
+    return s;
+}
+
 /* ---- slicing by selection ------------------------------------------------------------------ */
 
 static dl_status

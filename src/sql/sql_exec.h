@@ -61,9 +61,26 @@
  * ---- Memory ----
  *
  * Operator structs, plans and types live in the statement arena (exec->arena); batches,
- * vectors and hash tables come from exec->alloc and are released by free / local_free. What
- * does not spill yet: aggregation hash tables, join build sides, sort and window inputs are
- * held in memory.
+ * vectors and hash tables come from exec->alloc and are released by free / local_free.
+ *
+ * What does not spill (nothing does yet; each is bounded only by memory, and fails with
+ * DL_ERR_NOMEM when an allocation fails):
+ *   - AGGREGATE: every thread's hash table (keys and state blocks of all its groups, plus the
+ *     seen-sets of DISTINCT aggregates), then the merged table, all live at once at the end of
+ *     the drain: peak about (threads + 1) x the result's groups.
+ *   - JOIN: the whole build (right) side, as long vectors, plus the slot array (2 to 4 slots of
+ *     8 or 16 bytes per row) and the chains; per-thread parts while draining, so the build
+ *     side is briefly held twice while the parts are appended.
+ *   - SORT: every input row in row stores plus 8-byte-word key entries per row, until the
+ *     last row is out; top-N keeps only about 2N + 4096 candidate rows per thread.
+ *   - WINDOW: every input row, sorted (the sorter's runs) then materialized, before the
+ *     first output.
+ *   - UNION, INTERSECT, EXCEPT (not UNION ALL): every distinct row of both inputs in hash
+ *     tables, one per thread then merged.
+ *   - strings are never copied: every structure above keeps the decoded pages (their heaps)
+ *     of the rows it holds alive.
+ * Streaming plans (scan, filter, project, limit, the probe side of a join) hold a few batches
+ * per operator and thread.
  *
  * ---- Ownership of families ----
  *
@@ -188,6 +205,15 @@ typedef struct dl_sql_sink {
 DL_NODISCARD dl_status dl_sql_op_drain(dl_sql_operator *child, const dl_sql_sink *sink, void *ctx,
                                        dl_error *err);
 
+/*
+ * Runs n tasks fn(args + i * arg_size) for i in 0..n: on the statement's pool when it has one
+ * and n > 1 (the calling thread helps while it waits), else one after the other on this
+ * thread. Returns the first error of any task (the others still run to the end). args must
+ * stay valid until the call returns; tasks must not touch each other's argument.
+ */
+DL_NODISCARD dl_status dl_sql_exec_parallel(dl_sql_exec_ctx *exec, dl_pool_fn fn, void *args,
+                                            size_t arg_size, int n, dl_error *err);
+
 /* ---- expression evaluation ------------------------------------------------------------------ */
 
 /*
@@ -272,6 +298,13 @@ dl_sql_rows_col(const dl_sql_rows *rows, int64_t row, int32_t col, int64_t *out_
  * equal: -0.0 as 0.0, every NaN alike, decimals by value; every NULL hashes to one constant.
  */
 void dl_sql_hash_vec(const dl_vector *vec, int64_t count, uint64_t *hashes, bool is_first);
+
+/*
+ * Prefetches the values of the count rows of a DICT vector whose dictionary is too large for
+ * the caches (a join output over its build side): the misses then overlap instead of waiting
+ * one by one in the kernel that reads the rows next. Other layouts: nothing.
+ */
+void dl_sql_vec_prefetch(const dl_vector *vec, int64_t count);
 
 /*
  * Equality of row ra of a and row rb of b (same type, any layouts), for grouping and joins:

@@ -132,8 +132,42 @@ hash_dict(const dl_vector *vec, int64_t count, uint64_t *hashes, bool is_first) 
     }
 }
 
+/* Dictionaries of more entries than this are prefetched row by row. */
+#define PREFETCH_DICT_MIN (INT64_C(1) << 15)
+
+void
+dl_sql_vec_prefetch(const dl_vector *vec, int64_t count) {
+    if (vec->layout != DL_VEC_DICT || vec->dict->length < PREFETCH_DICT_MIN ||
+        vec->dict->layout != DL_VEC_FLAT) {
+        return;
+    }
+    size_t width;
+    switch (dl_vec_type_phys(vec->type)) {
+    case DL_VEC_PHYS_I32:
+    case DL_VEC_PHYS_F32:
+        width = 4;
+        break;
+    case DL_VEC_PHYS_I64:
+    case DL_VEC_PHYS_F64:
+        width = 8;
+        break;
+    case DL_VEC_PHYS_I128:
+    case DL_VEC_PHYS_VIEW:
+        width = 16;
+        break;
+    default:
+        return;
+    }
+    const char *data = vec->dict->data;
+    const int32_t *idx = vec->data;
+    for (int64_t i = 0; i < count; i++) {
+        __builtin_prefetch(data + (size_t)idx[i] * width);
+    }
+}
+
 void
 dl_sql_hash_vec(const dl_vector *vec, int64_t count, uint64_t *hashes, bool is_first) {
+    dl_sql_vec_prefetch(vec, count);
     if (vec->layout == DL_VEC_DICT && vec->dict->length <= count &&
         vec->dict->length <= DL_BATCH_CAPACITY) {
         hash_dict(vec, count, hashes, is_first);

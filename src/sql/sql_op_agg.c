@@ -262,6 +262,9 @@ update_agg(agg_local *l, int32_t i, const dl_batch *batch, const uint32_t *gids,
     for (; made < ag->n_args && s == DL_OK; made++) {
         s = dl_sql_eval_run(l->arg_evals[l->arg_base[i] + made], batch, &args[made], err);
     }
+    for (int32_t j = 0; j < made && s == DL_OK; j++) {
+        dl_sql_vec_prefetch(args[j], count);
+    }
     int64_t n = count;
     if (s == DL_OK && ag->filter != NULL) {
         s = filter_rows(l, i, batch, rows, &n, err);

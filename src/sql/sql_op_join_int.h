@@ -5,11 +5,12 @@
  *
  * ---- The build side ----
  *
- * The right child is drained in parallel into per-thread 2048-row chunks (dl_sql_rows: its
- * columns, then the values of key expressions that are not plain column references) and row
- * hashes (dl_sql_hash_vec over the keys). The chunks are moved, not copied, into one list,
- * then copied once into long FLAT vectors of exactly the right size (no regrowth): join
- * outputs are DICT vectors over them, so build values are never copied again.
+ * The right child is drained in parallel into per-thread parts: long FLAT vectors (a
+ * dl_sql_colbuf: its columns, then the values of key expressions that are not plain column
+ * references) and row hashes (dl_sql_hash_vec over the keys). The largest part becomes the
+ * build side as it is; the others are appended to it column by column, one task per column
+ * on the pool. Join outputs are DICT vectors over these vectors, so build values are never
+ * copied again.
  *
  * The table groups build rows by key: open addressing with linear probing over 64-bit slots
  *
@@ -17,12 +18,20 @@
  *   bit 32       the group has more than one row
  *   bits 0..31   first row of the group + 1 (0: empty slot)
  *
- * and next[row] chains the other rows of a group (row + 1, 0 at the end). With a single
+ * and next[row] chains the other rows of a group (row + 1, 0 at the end), in row order. With a
+ * single
  * integer key (the common foreign-key join) each slot word is followed by the key widened to
  * 64 bits, so a probe reads one cache line and never touches the build columns. Finding a key's
  * group compares keys once; the group's rows then all match on keys. Rows with a NULL in a
  * key that is not null-safe (<=>) never match and are not inserted; they are listed in
  * null_rows.
+ *
+ * Large tables are built in parallel: the slot array is cut into one range per task, and task
+ * p inserts the rows whose home slot lies in its range, in row order, writing only slots of its
+ * range (rows of one key share a home, hence a task). A row whose probe would leave the range
+ * is set aside and inserted afterwards on one thread, which may probe into the next range:
+ * linear probing only needs the slots between a key's home and its entry to be occupied, and
+ * every range is complete by then. The chains come out as a serial build would make them.
  *
  * NULL-aware joins (is_null_aware: NOT IN as ANTI, IN as MARK) treat key 0 as the IN
  * comparison `x IN (SELECT y ...)` and the other keys as the subquery's correlation (plain
@@ -61,14 +70,24 @@
 #define DL_SQL_JT_DUP        (UINT64_C(1) << 32)
 #define DL_SQL_JT_ROW_MASK   UINT64_C(0xFFFFFFFF)
 
+/* One draining thread's rows and their hashes. */
+typedef struct dl_sql_join_part {
+    dl_sql_colbuf rows;
+    uint64_t *hashes; /* rows.count used */
+    int64_t cap_hashes;
+} dl_sql_join_part;
+
 typedef struct dl_sql_join_build {
     const dl_type *row_type; /* STRUCT: right columns, then extra key columns */
-    dl_sql_rows collect;     /* while draining: 2048-row chunks, moved from the threads */
-    dl_sql_colbuf rows;      /* then: the rows as long FLAT vectors */
-    int32_t *key_col;        /* key -> column of rows */
-    int32_t n_extra;         /* extra key columns */
-    dl_vector **key_vecs;    /* key columns of rows (references into rows.cols) */
-    uint64_t *hashes;        /* per row, while building */
+    const dl_type **types;   /* its field types */
+    dl_sql_join_part *parts; /* while draining: moved from the threads */
+    int32_t n_parts;
+    int32_t cap_parts;
+    dl_sql_colbuf rows;   /* then: the rows as long FLAT vectors */
+    int32_t *key_col;     /* key -> column of rows */
+    int32_t n_extra;      /* extra key columns */
+    dl_vector **key_vecs; /* key columns of rows (references into rows.cols) */
+    uint64_t *hashes;     /* per row, while building */
     int64_t cap_hashes;
     uint64_t *slots;     /* the table (see above); NULL without keys */
     uint64_t mask;       /* slots - 1 */

@@ -1,23 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hash join's build side and table (layout in sql_op_join_int.h): draining the right
- * child, inserting rows into groups of equal keys, and finding the groups of probe rows.
+ * child, inserting rows into groups of equal keys (in parallel for large tables), and finding
+ * the groups of probe rows.
  */
 #include <math.h>
 #include <string.h>
 
 #include "sql/sql_op_join_int.h"
 
+/* Below this many build rows the table is built on one thread. */
+#define PARALLEL_BUILD_MIN (INT64_C(1) << 16)
+
 /* ---- draining the build side --------------------------------------------------------------- */
 
 typedef struct build_local {
-    dl_sql_rows rows;
-    dl_batch *stage; /* this batch's live rows and extra keys, as the row type */
-    uint64_t *hashes;
-    int64_t cap_hashes;
+    dl_sql_join_part part;
     dl_sql_eval **evals;
     dl_vector **key_vecs;
-    dl_vector **extra;
+    dl_vector **extra; /* this batch's extra key columns */
     uint64_t h[DL_BATCH_CAPACITY];
 } build_local;
 
@@ -41,6 +42,13 @@ build_types(const dl_sql_join_state *st, const dl_sql_operator *right, dl_arena 
 }
 
 static void
+part_destroy(const dl_allocator *alloc, dl_sql_join_part *part) {
+    dl_mem_free(alloc, part->hashes, (size_t)part->cap_hashes * sizeof(uint64_t));
+    dl_sql_colbuf_destroy(&part->rows);
+    memset(part, 0, sizeof(*part));
+}
+
+static void
 build_local_free(void *ctx, void *local) {
     dl_sql_join_state *st = ctx;
     build_local *l = local;
@@ -54,9 +62,7 @@ build_local_free(void *ctx, void *local) {
     dl_mem_free(alloc, l->evals, nk * sizeof(void *));
     dl_mem_free(alloc, l->key_vecs, nk * sizeof(void *));
     dl_mem_free(alloc, l->extra, nk * sizeof(void *));
-    dl_mem_free(alloc, l->hashes, (size_t)l->cap_hashes * sizeof(uint64_t));
-    dl_sql_rows_destroy(&l->rows);
-    dl_vec_batch_free(l->stage);
+    part_destroy(alloc, &l->part);
     dl_mem_free(alloc, l, sizeof(*l));
 }
 
@@ -76,8 +82,8 @@ build_local_new(void *ctx, void **out, dl_error *err) {
     for (int32_t k = 0; k < st->join->n_keys; k++) {
         DL_TRY(dl_sql_eval_new(st->exec, st->join->right_keys[k], &l->evals[k], err));
     }
-    dl_sql_rows_init(&l->rows, alloc, st->build.row_type);
-    return dl_sql_batch_new(st->exec, st->build.row_type, &l->stage, err);
+    const dl_sql_join_build *b = &st->build;
+    return dl_sql_colbuf_init(&l->part.rows, alloc, b->types, st->n_right + b->n_extra, err);
 }
 
 static dl_status
@@ -102,24 +108,16 @@ build_sink_batch(dl_sql_join_state *st, build_local *l, dl_batch *batch, dl_erro
     for (int32_t k = 0; k < j->n_keys; k++) {
         dl_sql_hash_vec(l->key_vecs[k], batch->count, l->h, k == 0);
         if (st->build.key_col[k] >= st->n_right) {
-            dl_vec_batch_set_col(l->stage, st->n_right + n_extra++, dl_vec_ref(l->key_vecs[k]));
+            l->extra[n_extra++] = l->key_vecs[k];
         }
     }
+    dl_sql_join_part *part = &l->part;
     if (j->n_keys > 0) {
-        DL_TRY(append_hashes(st->exec->alloc, &l->hashes, &l->cap_hashes, l->rows.count, l->h,
-                             batch->count, err));
+        DL_TRY(append_hashes(st->exec->alloc, &part->hashes, &part->cap_hashes, part->rows.count,
+                             l->h, batch->count, err));
     }
-    for (int32_t c = 0; c < st->n_right; c++) {
-        dl_vector *v;
-        DL_TRY(dl_sql_batch_column(batch, c, &v, err));
-        dl_vec_batch_set_col(l->stage, c, v);
-    }
-    dl_vec_batch_set_count(l->stage, batch->count);
-    dl_status s = dl_sql_rows_append(&l->rows, l->stage, err);
-    for (int32_t c = 0; c < l->stage->n_cols; c++) {
-        dl_vec_batch_set_col(l->stage, c, NULL); /* let the child reuse its vectors */
-    }
-    return s;
+    return dl_sql_colbuf_append(&part->rows, batch, NULL, batch->count, l->extra, NULL, n_extra,
+                                err);
 }
 
 static dl_status
@@ -142,19 +140,118 @@ build_sink(void *ctx, void *local, dl_batch *batch, dl_error *err) {
     return s;
 }
 
+/* Moves a thread's part (when it has rows) to the build's list. */
 static dl_status
 build_combine(void *ctx, void *local, dl_error *err) {
     dl_sql_join_state *st = ctx;
     build_local *l = local;
     dl_sql_join_build *b = &st->build;
-    if (l->rows.count == 0) {
+    if (l->part.rows.count == 0) {
         return DL_OK;
     }
-    if (st->join->n_keys > 0) {
-        DL_TRY(append_hashes(st->exec->alloc, &b->hashes, &b->cap_hashes, b->collect.count,
-                             l->hashes, l->rows.count, err));
+    if (b->n_parts == b->cap_parts) {
+        int32_t cap = b->cap_parts == 0 ? 4 : b->cap_parts * 2;
+        dl_sql_join_part *grown =
+            dl_mem_realloc(st->exec->alloc, b->parts, (size_t)b->cap_parts * sizeof(*grown),
+                           (size_t)cap * sizeof(*grown));
+        DL_CHECK(grown != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
+        b->parts = grown;
+        b->cap_parts = cap;
     }
-    return dl_sql_rows_move_append(&b->collect, &l->rows, err);
+    b->parts[b->n_parts++] = l->part;
+    memset(&l->part, 0, sizeof(l->part));
+    return DL_OK;
+}
+
+/* ---- one build side out of the parts ------------------------------------------------------- */
+
+typedef struct concat_task {
+    dl_sql_join_build *b;
+    int32_t col;
+} concat_task;
+
+/* Appends column col of every part but the first (already in b->rows) to b->rows. */
+static dl_status
+concat_column(void *arg, dl_error *err) {
+    concat_task *t = arg;
+    dl_sql_join_build *b = t->b;
+    dl_vector *dst = b->rows.cols[t->col];
+    int64_t total = 0;
+    for (int32_t p = 0; p < b->n_parts; p++) {
+        total += b->parts[p].rows.count;
+    }
+    DL_TRY(dl_vec_reserve(dst, total, err));
+    for (int32_t p = 1; p < b->n_parts; p++) {
+        const dl_sql_join_part *part = &b->parts[p];
+        DL_TRY(dl_vec_copy_sel(dst, part->rows.cols[t->col], NULL, part->rows.count, err));
+    }
+    return DL_OK;
+}
+
+static dl_status
+concat_hashes(dl_sql_join_state *st, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    dl_sql_join_part *first = &b->parts[0];
+    b->hashes = first->hashes;
+    b->cap_hashes = first->cap_hashes;
+    first->hashes = NULL;
+    first->cap_hashes = 0;
+    int64_t at = b->rows.count; /* the first part's rows, already moved */
+    for (int32_t p = 1; p < b->n_parts; p++) {
+        const dl_sql_join_part *part = &b->parts[p];
+        DL_TRY(append_hashes(st->exec->alloc, &b->hashes, &b->cap_hashes, at, part->hashes,
+                             part->rows.count, err));
+        at += part->rows.count;
+    }
+    return DL_OK;
+}
+
+/* Makes b->rows (and b->hashes) out of the parts: the largest part is taken as it is, the
+ * others are appended to it, one task per column. */
+static dl_status
+consolidate(dl_sql_join_state *st, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    if (b->n_parts == 0) {
+        return DL_OK;
+    }
+    int32_t largest = 0;
+    int64_t total = 0;
+    for (int32_t p = 0; p < b->n_parts; p++) {
+        total += b->parts[p].rows.count;
+        if (b->parts[p].rows.count > b->parts[largest].rows.count) {
+            largest = p;
+        }
+    }
+    DL_CHECK(total < (int64_t)UINT32_MAX, err, DL_ERR_LIMIT,
+             "the build side of a join has %lld rows, more than %u", (long long)total,
+             (unsigned)UINT32_MAX - 1);
+    dl_sql_join_part tmp = b->parts[0];
+    b->parts[0] = b->parts[largest];
+    b->parts[largest] = tmp;
+    dl_sql_colbuf_destroy(&b->rows);
+    b->rows = b->parts[0].rows;
+    memset(&b->parts[0].rows, 0, sizeof(b->parts[0].rows));
+    if (st->join->n_keys > 0) {
+        DL_TRY(concat_hashes(st, err));
+    }
+    if (b->n_parts > 1) {
+        int32_t n = b->rows.n_cols;
+        concat_task *tasks =
+            dl_mem_alloc_zero(st->exec->alloc, (size_t)DL_MAX(n, 1) * sizeof(*tasks));
+        DL_CHECK(tasks != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
+        for (int32_t c = 0; c < n; c++) {
+            tasks[c] = (concat_task){.b = b, .col = c};
+        }
+        dl_status s = dl_sql_exec_parallel(st->exec, concat_column, tasks, sizeof(*tasks), n, err);
+        dl_mem_free(st->exec->alloc, tasks, (size_t)DL_MAX(n, 1) * sizeof(*tasks));
+        DL_TRY(s);
+    }
+    b->rows.count = total;
+    for (int32_t p = 0; p < b->n_parts; p++) {
+        part_destroy(st->exec->alloc, &b->parts[p]);
+    }
+    b->n_parts = 0;
+    return DL_OK;
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */
@@ -197,15 +294,20 @@ int_at(dl_vec_phys phys, const void *data, int64_t e) {
     }
 }
 
-static void
-insert_row(dl_sql_join_state *st, int64_t row) {
+/*
+ * Inserts row, probing from its home slot up to (not including) slot `end` (the end of the
+ * caller's range; cap + home for an unbounded probe). Returns false, writing nothing, when the
+ * probe reached end. *out_dup is set when the row joined an existing group.
+ */
+static bool
+insert_row(dl_sql_join_state *st, int64_t row, uint64_t end, bool *out_dup) {
     dl_sql_join_build *b = &st->build;
     uint64_t h = b->hashes[row];
     uint64_t salt = h >> DL_SQL_JT_SALT_SHIFT;
     uint64_t pos = h & b->mask;
     int32_t stride = b->stride;
     int64_t key = b->is_int_key ? int_at(st->key_phys[0], b->key_vecs[0]->data, row) : 0;
-    for (;;) {
+    for (uint64_t step = pos; step < end; step++) {
         uint64_t *at = b->slots + pos * (uint64_t)stride;
         uint64_t slot = at[0];
         if (slot == 0) {
@@ -213,7 +315,7 @@ insert_row(dl_sql_join_state *st, int64_t row) {
             if (b->is_int_key) {
                 at[1] = (uint64_t)key;
             }
-            return;
+            return true;
         }
         if ((slot >> DL_SQL_JT_SALT_SHIFT) == salt) {
             int64_t head = (int64_t)(slot & DL_SQL_JT_ROW_MASK) - 1;
@@ -221,27 +323,113 @@ insert_row(dl_sql_join_state *st, int64_t row) {
                 b->next[row] = b->next[head];
                 b->next[head] = (uint32_t)(row + 1);
                 at[0] = slot | DL_SQL_JT_DUP;
-                st->has_dup_groups = true;
-                return;
+                *out_dup = true;
+                return true;
             }
         }
         pos = (pos + 1) & b->mask;
     }
+    return false;
 }
 
 static dl_status
-note_null_row(dl_sql_join_state *st, int64_t row, dl_error *err) {
-    dl_sql_join_build *b = &st->build;
-    if (b->n_null_rows == b->cap_null_rows) {
-        int64_t cap = b->cap_null_rows == 0 ? 64 : b->cap_null_rows * 2;
-        uint32_t *grown = dl_mem_realloc(st->exec->alloc, b->null_rows,
-                                         (size_t)b->cap_null_rows * sizeof(uint32_t),
-                                         (size_t)cap * sizeof(uint32_t));
+note_row(const dl_allocator *alloc, uint32_t **rows, int64_t *n, int64_t *cap, int64_t row,
+         dl_error *err) {
+    if (*n == *cap) {
+        int64_t grown_cap = *cap == 0 ? 64 : *cap * 2;
+        uint32_t *grown = dl_mem_realloc(alloc, *rows, (size_t)*cap * sizeof(uint32_t),
+                                         (size_t)grown_cap * sizeof(uint32_t));
         DL_CHECK(grown != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
-        b->null_rows = grown;
-        b->cap_null_rows = cap;
+        *rows = grown;
+        *cap = grown_cap;
     }
-    b->null_rows[b->n_null_rows++] = (uint32_t)row;
+    (*rows)[(*n)++] = (uint32_t)row;
+    return DL_OK;
+}
+
+/* True when some key that is not null-safe may hold a NULL on the build side. */
+static bool
+may_have_null_keys(const dl_sql_join_state *st) {
+    const dl_sql_join *j = st->join;
+    bool may = false;
+    for (int32_t k = 0; k < j->n_keys; k++) {
+        may |= !j->is_null_equal[k] && st->build.key_vecs[k]->validity != NULL;
+    }
+    return may;
+}
+
+/* One task of the build: the rows whose home slot is in [lo, hi). */
+typedef struct insert_task {
+    dl_sql_join_state *st; /* tasks write only slots of their range and next[] of its rows */
+    uint64_t lo;
+    uint64_t hi;
+    bool has_nulls; /* skip rows with a NULL key (listed apart) */
+    bool has_dup;
+    uint32_t *spill; /* rows whose probe left the range */
+    int64_t n_spill;
+    int64_t cap_spill;
+} insert_task;
+
+static dl_status
+insert_range(void *arg, dl_error *err) {
+    insert_task *t = arg;
+    dl_sql_join_state *st = t->st;
+    const dl_sql_join_build *b = &st->build;
+    int64_t n = b->rows.count;
+    for (int64_t row = 0; row < n; row++) {
+        if (row + 16 < n) {
+            uint64_t ahead = b->hashes[row + 16] & b->mask;
+            if (ahead >= t->lo && ahead < t->hi) {
+                __builtin_prefetch(&b->slots[ahead * (uint64_t)b->stride], 1);
+            }
+        }
+        uint64_t home = b->hashes[row] & b->mask;
+        if (home < t->lo || home >= t->hi) {
+            continue;
+        }
+        if (t->has_nulls && build_row_has_null_key(st, row)) {
+            continue;
+        }
+        if (!insert_row(st, row, t->hi, &t->has_dup)) {
+            DL_TRY(note_row(st->exec->alloc, &t->spill, &t->n_spill, &t->cap_spill, row, err));
+        }
+    }
+    return DL_OK;
+}
+
+/* Inserts every row with parts tasks over ranges of the slots, then the rows set aside. */
+static dl_status
+insert_all(dl_sql_join_state *st, insert_task *tasks, int parts, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    uint64_t cap = b->mask + 1;
+    bool has_nulls = may_have_null_keys(st);
+    for (int p = 0; p < parts; p++) {
+        tasks[p] =
+            (insert_task){.st = st,
+                          .lo = cap / (uint64_t)parts * (uint64_t)p,
+                          .hi = p + 1 == parts ? cap : cap / (uint64_t)parts * (uint64_t)(p + 1),
+                          .has_nulls = has_nulls};
+    }
+    DL_TRY(dl_sql_exec_parallel(st->exec, insert_range, tasks, sizeof(*tasks), parts, err));
+    for (int p = 0; p < parts; p++) {
+        st->has_dup_groups |= tasks[p].has_dup;
+        for (int64_t i = 0; i < tasks[p].n_spill; i++) {
+            uint32_t row = tasks[p].spill[i];
+            bool inserted =
+                insert_row(st, row, (b->hashes[row] & b->mask) + cap, &st->has_dup_groups);
+            DL_ASSERT(inserted);
+            (void)inserted;
+        }
+    }
+    if (!has_nulls) {
+        return DL_OK;
+    }
+    for (int64_t row = 0; row < b->rows.count; row++) {
+        if (build_row_has_null_key(st, row)) {
+            DL_TRY(note_row(st->exec->alloc, &b->null_rows, &b->n_null_rows, &b->cap_null_rows, row,
+                            err));
+        }
+    }
     return DL_OK;
 }
 
@@ -249,9 +437,6 @@ static dl_status
 build_table(dl_sql_join_state *st, dl_error *err) {
     dl_sql_join_build *b = &st->build;
     int64_t n = b->rows.count;
-    DL_CHECK(n < (int64_t)UINT32_MAX, err, DL_ERR_LIMIT,
-             "the build side of a join has %lld rows, more than %u", (long long)n,
-             (unsigned)UINT32_MAX - 1);
     uint64_t cap = 1024;
     while (cap < (uint64_t)n * 2) {
         cap *= 2;
@@ -268,25 +453,18 @@ build_table(dl_sql_join_state *st, dl_error *err) {
     b->next = dl_mem_alloc_zero(alloc, (size_t)DL_MAX(n, 1) * sizeof(uint32_t));
     DL_CHECK(b->slots != NULL && b->next != NULL, err, DL_ERR_NOMEM,
              "out of memory building a join table of %lld rows", (long long)n);
-    bool may_have_null_keys = false;
-    for (int32_t k = 0; k < j->n_keys; k++) {
-        may_have_null_keys |= !j->is_null_equal[k] && b->key_vecs[k]->validity != NULL;
+    int parts = n >= PARALLEL_BUILD_MIN && st->exec->pool != NULL ? st->exec->n_threads : 1;
+    insert_task *tasks = dl_mem_alloc_zero(alloc, (size_t)parts * sizeof(*tasks));
+    DL_CHECK(tasks != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
+    dl_status s = insert_all(st, tasks, parts, err);
+    for (int p = 0; p < parts; p++) {
+        dl_mem_free(alloc, tasks[p].spill, (size_t)tasks[p].cap_spill * sizeof(uint32_t));
     }
-    for (int64_t row = 0; row < n; row++) {
-        if (row + 16 < n) {
-            uint64_t ahead = (b->hashes[row + 16] & b->mask) * (uint64_t)b->stride;
-            __builtin_prefetch(&b->slots[ahead], 1);
-        }
-        if (may_have_null_keys && build_row_has_null_key(st, row)) {
-            DL_TRY(note_null_row(st, row, err));
-            continue;
-        }
-        insert_row(st, row);
-    }
+    dl_mem_free(alloc, tasks, (size_t)parts * sizeof(*tasks));
     dl_mem_free(alloc, b->hashes, (size_t)b->cap_hashes * sizeof(uint64_t));
     b->hashes = NULL;
     b->cap_hashes = 0;
-    return DL_OK;
+    return s;
 }
 
 static dl_status
@@ -303,34 +481,17 @@ build_prepare(dl_sql_join_state *st, const dl_sql_operator *right, dl_error *err
         const dl_sql_bexpr *e = j->right_keys[k];
         b->key_col[k] = e->kind == DL_SQL_BEXPR_COLUMN ? e->index : st->n_right + b->n_extra++;
     }
-    const dl_type **types = build_types(st, right, arena);
-    DL_CHECK(types != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
+    b->types = build_types(st, right, arena);
+    DL_CHECK(b->types != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
     int32_t n = st->n_right + b->n_extra;
     dl_type_field *fields = dl_arena_alloc_zero(arena, (size_t)DL_MAX(n, 1) * sizeof(*fields));
     DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory building a join");
     for (int32_t c = 0; c < n; c++) {
         const char *name = c < st->n_right ? right->schema->fields[c].name : "key";
-        fields[c] = (dl_type_field){.name = name, .type = types[c], .is_nullable = true};
+        fields[c] = (dl_type_field){.name = name, .type = b->types[c], .is_nullable = true};
     }
     DL_TRY(dl_vec_type_struct(arena, fields, n, &b->row_type, err));
-    dl_sql_rows_init(&b->collect, st->exec->alloc, b->row_type);
-    return dl_sql_colbuf_init(&b->rows, st->exec->alloc, types, n, err);
-}
-
-/* Copies the collected chunks once into vectors of exactly the collected size. */
-static dl_status
-consolidate(dl_sql_join_build *b, dl_error *err) {
-    int64_t n = b->collect.count;
-    for (int32_t c = 0; c < b->rows.n_cols && n > 0; c++) {
-        DL_TRY(dl_vec_reserve(b->rows.cols[c], n, err));
-        for (int64_t i = 0; i < b->collect.n_chunks; i++) {
-            const dl_batch *chunk = b->collect.chunks[i];
-            DL_TRY(dl_vec_copy_sel(b->rows.cols[c], chunk->cols[c], NULL, chunk->count, err));
-        }
-    }
-    b->rows.count = n;
-    dl_sql_rows_destroy(&b->collect);
-    return DL_OK;
+    return dl_sql_colbuf_init(&b->rows, st->exec->alloc, b->types, n, err);
 }
 
 dl_status
@@ -344,7 +505,7 @@ dl_sql_join_build_run(dl_sql_join_state *st, dl_sql_operator *right, dl_error *e
     DL_TRY(build_prepare(st, right, err));
     DL_TRY(dl_sql_op_drain(right, &sink, st, err));
     dl_sql_join_build *b = &st->build;
-    DL_TRY(consolidate(b, err));
+    DL_TRY(consolidate(st, err));
     for (int32_t k = 0; k < st->join->n_keys; k++) {
         b->key_vecs[k] = b->rows.cols[b->key_col[k]];
     }
@@ -374,10 +535,11 @@ dl_sql_join_build_free(dl_sql_join_state *st) {
     if (b->matched_mem != NULL) {
         dl_mem_free(alloc, b->matched_mem, (size_t)DL_MAX(n, 1));
     }
-    dl_sql_colbuf_destroy(&b->rows);
-    if (b->row_type != NULL) {
-        dl_sql_rows_destroy(&b->collect);
+    for (int32_t p = 0; p < b->n_parts; p++) {
+        part_destroy(alloc, &b->parts[p]);
     }
+    dl_mem_free(alloc, b->parts, (size_t)b->cap_parts * sizeof(dl_sql_join_part));
+    dl_sql_colbuf_destroy(&b->rows);
     memset(b, 0, sizeof(*b));
 }
 

@@ -14,7 +14,10 @@
  * thread are sorted together and rows [offset, offset + limit) are output. Above TOPN_MAX the
  * full sort is cheaper, and is used.
  *
- * Not parallel on the output side: the merge is one stream.
+ * The output of a full sort is one merged stream, but gathering rows out of the row stores
+ * (random reads, a cache miss per row) is the dear part, so it runs ahead on the pool: the
+ * merge hands out the (run, row) pairs of OUT_AHEAD batches per thread at once, one task per
+ * batch gathers them, and next passes the ready batches on one by one, in order.
  */
 #include <string.h>
 
@@ -22,6 +25,16 @@
 
 #define TOPN_MAX   (INT64_C(1) << 18)
 #define TOPN_SLACK 4096
+#define OUT_AHEAD  2 /* batches gathered ahead per thread */
+
+/* One batch of a full sort's output gathered by one task. */
+typedef struct out_task {
+    const dl_sql_sorter *sorter;
+    dl_batch *batch;
+    uint32_t *runs; /* DL_BATCH_CAPACITY pairs */
+    uint32_t *rows;
+    int64_t n;
+} out_task;
 
 /* A thread's top-N candidates, kept after the drain: rows and their key columns. */
 typedef struct topn_run {
@@ -48,8 +61,13 @@ typedef struct sort_state {
     uint32_t *pick_rows;
     int64_t n_picks;
     int64_t pos_picks;
-    uint32_t runs[DL_BATCH_CAPACITY];
-    uint32_t rows[DL_BATCH_CAPACITY];
+    /* full sort: batches gathered ahead */
+    out_task *ahead;
+    int32_t n_ahead; /* slots: batches and pairs */
+    int32_t n_ready;
+    int32_t pos_ready;
+    uint32_t *pair_runs; /* n_ahead * DL_BATCH_CAPACITY */
+    uint32_t *pair_rows;
 } sort_state;
 
 /* ---- top-N sink ---------------------------------------------------------------------------- */
@@ -365,44 +383,95 @@ sort_open(dl_sql_operator *op, dl_error *err) {
     return DL_OK;
 }
 
-/* The next rows to output, as runs and rows; *out_n 0 at the end. */
-static void
-next_rows(sort_state *st, int64_t max, const uint32_t **runs, const uint32_t **rows,
-          int64_t *out_n) {
-    if (st->is_topn) {
-        int64_t n = DL_MIN(max, st->n_picks - st->pos_picks);
-        *runs = st->pick_runs + st->pos_picks;
-        *rows = st->pick_rows + st->pos_picks;
-        st->pos_picks += n;
-        *out_n = n;
-        return;
-    }
-    dl_sql_sorter_merge(&st->sorter, st->runs, st->rows, max, out_n);
-    *runs = st->runs;
-    *rows = st->rows;
+/* ---- output -------------------------------------------------------------------------------- */
+
+static dl_status
+gather_task(void *arg, dl_error *err) {
+    out_task *t = arg;
+    DL_TRY(dl_vec_batch_reset(t->batch, err));
+    const dl_sql_sorter *s = t->sorter;
+    DL_TRY(dl_sql_rowstore_gather_batch(t->batch->cols, t->batch->n_cols, s->stores, t->runs,
+                                        t->rows, t->n, err));
+    dl_vec_batch_set_count(t->batch, t->n);
+    return DL_OK;
 }
 
 static dl_status
-sort_next(dl_sql_operator *op, void *local, dl_batch *out, dl_error *err) {
-    (void)local;
-    sort_state *st = op->state;
-    dl_sql_sorter *s = &st->sorter;
-    int64_t max = st->left < 0 ? DL_BATCH_CAPACITY : DL_MIN(st->left, DL_BATCH_CAPACITY);
-    int64_t n = 0;
-    const uint32_t *runs = NULL;
-    const uint32_t *rows = NULL;
-    if (max > 0) {
-        next_rows(st, max, &runs, &rows, &n);
+ahead_init(dl_sql_operator *op, sort_state *st, dl_error *err) {
+    dl_sql_exec_ctx *exec = op->exec;
+    int32_t n = exec->pool != NULL ? OUT_AHEAD * exec->n_threads : 1;
+    size_t pairs = (size_t)n * DL_BATCH_CAPACITY * sizeof(uint32_t);
+    st->n_ahead = n; /* first: the free path sizes the arrays by it */
+    st->ahead = dl_mem_alloc_zero(exec->alloc, (size_t)n * sizeof(out_task));
+    st->pair_runs = dl_mem_alloc(exec->alloc, pairs);
+    st->pair_rows = dl_mem_alloc(exec->alloc, pairs);
+    DL_CHECK(st->ahead != NULL && st->pair_runs != NULL && st->pair_rows != NULL, err, DL_ERR_NOMEM,
+             "out of memory sorting");
+    for (int32_t i = 0; i < n; i++) {
+        st->ahead[i].sorter = &st->sorter;
+        st->ahead[i].runs = st->pair_runs + (size_t)i * DL_BATCH_CAPACITY;
+        st->ahead[i].rows = st->pair_rows + (size_t)i * DL_BATCH_CAPACITY;
+        DL_TRY(dl_sql_batch_new(exec, op->schema, &st->ahead[i].batch, err));
     }
-    DL_TRY(dl_vec_batch_reset(out, err));
-    if (n == 0) {
+    return DL_OK;
+}
+
+/* Merges the pairs of up to n_ahead batches and gathers them in parallel. */
+static dl_status
+gather_ahead(dl_sql_operator *op, sort_state *st, dl_error *err) {
+    if (st->ahead == NULL) {
+        DL_TRY(ahead_init(op, st, err));
+    }
+    int64_t left = st->left; /* -1: all */
+    int32_t n = 0;
+    while (n < st->n_ahead && left != 0) {
+        out_task *t = &st->ahead[n];
+        int64_t max = left < 0 ? DL_BATCH_CAPACITY : DL_MIN(left, DL_BATCH_CAPACITY);
+        dl_sql_sorter_merge(&st->sorter, t->runs, t->rows, max, &t->n);
+        if (t->n == 0) {
+            break;
+        }
+        left = left < 0 ? left : left - t->n;
+        n++;
+    }
+    st->n_ready = n;
+    st->pos_ready = 0;
+    return dl_sql_exec_parallel(op->exec, gather_task, st->ahead, sizeof(out_task), n, err);
+}
+
+static dl_status
+sort_next_full(dl_sql_operator *op, sort_state *st, dl_batch *out, dl_error *err) {
+    if (st->pos_ready == st->n_ready) {
+        DL_TRY(gather_ahead(op, st, err));
+    }
+    if (st->pos_ready == st->n_ready) {
         dl_vec_batch_set_count(out, 0);
         return DL_OK;
     }
-    if (!st->is_topn) {
-        DL_TRY(dl_sql_rowstore_gather_batch(out->cols, out->n_cols, s->stores, runs, rows, n, err));
+    const dl_batch *b = st->ahead[st->pos_ready++].batch;
+    for (int32_t c = 0; c < out->n_cols; c++) {
+        dl_vec_batch_set_col(out, c, dl_vec_ref(b->cols[c]));
     }
-    for (int32_t c = 0; c < out->n_cols && st->is_topn; c++) {
+    dl_vec_batch_set_count(out, b->count);
+    if (st->left > 0) {
+        st->left -= b->count;
+    }
+    return DL_OK;
+}
+
+static dl_status
+sort_next_topn(sort_state *st, dl_batch *out, dl_error *err) {
+    int64_t max = st->left < 0 ? DL_BATCH_CAPACITY : DL_MIN(st->left, DL_BATCH_CAPACITY);
+    int64_t n = DL_MIN(max, st->n_picks - st->pos_picks);
+    const uint32_t *runs = st->pick_runs + st->pos_picks;
+    const uint32_t *rows = st->pick_rows + st->pos_picks;
+    st->pos_picks += n;
+    DL_TRY(dl_vec_batch_reset(out, err));
+    if (n <= 0) {
+        dl_vec_batch_set_count(out, 0);
+        return DL_OK;
+    }
+    for (int32_t c = 0; c < out->n_cols; c++) {
         for (int32_t r = 0; r < st->n_truns; r++) {
             st->srcs[r] = st->truns[r].rows.cols[c];
         }
@@ -413,6 +482,21 @@ sort_next(dl_sql_operator *op, void *local, dl_batch *out, dl_error *err) {
         st->left -= n;
     }
     return DL_OK;
+}
+
+static dl_status
+sort_next(dl_sql_operator *op, void *local, dl_batch *out, dl_error *err) {
+    (void)local;
+    sort_state *st = op->state;
+    if (st->left == 0) {
+        DL_TRY(dl_vec_batch_reset(out, err));
+        dl_vec_batch_set_count(out, 0);
+        return DL_OK;
+    }
+    if (st->is_topn) {
+        return sort_next_topn(st, out, err);
+    }
+    return sort_next_full(op, st, out, err);
 }
 
 static void
@@ -433,6 +517,15 @@ sort_free(dl_sql_operator *op) {
     dl_mem_free(alloc, st->truns, (size_t)st->cap_truns * sizeof(topn_run));
     dl_mem_free(alloc, st->tkeys, (size_t)st->cap_truns * sizeof(void *));
     dl_mem_free(alloc, st->srcs, (size_t)st->cap_truns * sizeof(void *));
+    if (st->ahead != NULL) {
+        for (int32_t i = 0; i < st->n_ahead; i++) {
+            dl_vec_batch_free(st->ahead[i].batch);
+        }
+    }
+    size_t n_ahead = (size_t)DL_MAX(st->n_ahead, 1);
+    dl_mem_free(alloc, st->ahead, n_ahead * sizeof(out_task));
+    dl_mem_free(alloc, st->pair_runs, n_ahead * DL_BATCH_CAPACITY * sizeof(uint32_t));
+    dl_mem_free(alloc, st->pair_rows, n_ahead * DL_BATCH_CAPACITY * sizeof(uint32_t));
     dl_sql_sorter_destroy(&st->sorter);
     dl_mem_free(alloc, st, sizeof(*st));
     op->state = NULL;

@@ -246,7 +246,7 @@ static void
 find_varying(const dl_sql_sort_layout *lay, const uint64_t *e, int64_t n, uint8_t *varies) {
     uint64_t and_w[MAX_WORDS];
     uint64_t or_w[MAX_WORDS];
-    for (int32_t w = 0; w < lay->nw; w++) {
+    for (int32_t w = 0; w < MAX_WORDS; w++) { /* all words: key bytes never reach past nw */
         and_w[w] = UINT64_MAX;
         or_w[w] = 0;
     }

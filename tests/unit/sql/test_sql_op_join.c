@@ -472,6 +472,116 @@ TEST(test_semi_and_anti_many_rows_on_threads) {
     check_many(DL_SQL_JOIN_T_ANTI, 7000, 500, 2000, 2);
 }
 
+/* ---- large build sides: the table is built in parallel ------------------------------------ */
+
+/* Runs a join whose build side (70,000 rows: keys repeat, every 17th is NULL) is large enough
+ * for a parallel table build, on a pool of workers (0: no pool, a serial build). */
+/*
+ * Finds n BIGINT keys of at least 100000 whose home slot in a table of 262144 slots (the size
+ * for the 70,000 build rows below) is `home`, so that the test can crowd the last slot of a
+ * task's range and force rows out of it (a white-box test of sql_op_join_table.c).
+ */
+static void
+keys_with_home(uint64_t home, int n, int64_t *out) {
+    dl_error err;
+    dl_vector *v = NULL;
+    CHECK_OK(dl_vec_new(NULL, tx_prim(DL_VEC_TYPE_LONG), DL_BATCH_CAPACITY, &v, &err), &err);
+    uint64_t h[DL_BATCH_CAPACITY];
+    int found = 0;
+    for (int64_t base = 100000; found < n; base += DL_BATCH_CAPACITY) {
+        int64_t *d = v->data;
+        for (int64_t i = 0; i < DL_BATCH_CAPACITY; i++) {
+            d[i] = base + i;
+        }
+        dl_vec_set_length(v, DL_BATCH_CAPACITY);
+        dl_sql_hash_vec(v, DL_BATCH_CAPACITY, h, true);
+        for (int64_t i = 0; i < DL_BATCH_CAPACITY && found < n; i++) {
+            if ((h[i] & (262144u - 1)) == home) {
+                out[found++] = base + i;
+            }
+        }
+    }
+    dl_vec_unref(v);
+}
+
+static void
+run_large_build(dl_sql_join_type type, bool is_string_key, int workers, dl_buf *out) {
+    tx t;
+    tx_init(&t, workers);
+    const dl_type *kt = tx_prim(is_string_key ? DL_VEC_TYPE_STRING : DL_VEC_TYPE_LONG);
+    const dl_type *types[] = {tx_prim(DL_VEC_TYPE_LONG), kt};
+    join_spec js = {.type = type, .n_keys = 1, .lk = {1}, .rk = {1}, .is_parallel = true};
+    js.is_null_aware = type == DL_SQL_JOIN_T_MARK;
+    js.left = tx_schema(&t, 2, types);
+    js.right = js.left;
+    js.batch_rows = 2048;
+    dl_buf lt, rt;
+    dl_buf_init(&lt, NULL);
+    dl_buf_init(&rt, NULL);
+    const char *pre = is_string_key ? "key number " : "";
+    for (int i = 0; i < 3000; i++) {
+        if (i % 13 == 0) {
+            CHECK_OK(dl_buf_appendf(&lt, &t.err, "%d|NULL\n", i), &t.err);
+        } else {
+            CHECK_OK(dl_buf_appendf(&lt, &t.err, "%d|%s%d\n", i, pre, (i * 37) % 50000), &t.err);
+        }
+    }
+    /* With 3 tasks (2 workers and the caller) the ranges end at slots 87381 and 262144: four
+     * keys homed on each last slot, twice each on the build side, leave their range. */
+    int64_t crowd[8];
+    keys_with_home(87380, 4, crowd);
+    keys_with_home(262143, 4, crowd + 4);
+    for (int c = 0; c < 8 && !is_string_key; c++) {
+        CHECK_OK(dl_buf_appendf(&lt, &t.err, "%d|%lld\n", 5000 + c, (long long)crowd[c]), &t.err);
+    }
+    for (int j = 0; j < 70000; j++) {
+        if (j < 16 && !is_string_key) {
+            CHECK_OK(dl_buf_appendf(&rt, &t.err, "%d|%lld\n", j, (long long)crowd[j / 2]), &t.err);
+        } else if (j % 17 == 0) {
+            CHECK_OK(dl_buf_appendf(&rt, &t.err, "%d|NULL\n", j), &t.err);
+        } else {
+            CHECK_OK(dl_buf_appendf(&rt, &t.err, "%d|%s%d\n", j, pre, j % 40000), &t.err);
+        }
+    }
+    js.left_rows = dl_buf_cstr(&lt);
+    js.right_rows = dl_buf_cstr(&rt);
+    CHECK_OK(run_join(&t, &js, out), &t.err);
+    dl_buf_destroy(&lt);
+    dl_buf_destroy(&rt);
+    tx_destroy(&t);
+}
+
+/* The same rows, whether the table was built on one thread or on several. */
+static void
+check_large_build(dl_sql_join_type type, bool is_string_key, size_t min_len) {
+    dl_buf serial, parallel;
+    dl_buf_init(&serial, NULL);
+    dl_buf_init(&parallel, NULL);
+    run_large_build(type, is_string_key, 0, &serial);
+    run_large_build(type, is_string_key, 2, &parallel);
+    CHECK(serial.len >= min_len);
+    CHECK_INT_EQ(parallel.len, serial.len);
+    CHECK(serial.len == parallel.len && memcmp(serial.data, parallel.data, serial.len) == 0);
+    dl_buf_destroy(&serial);
+    dl_buf_destroy(&parallel);
+}
+
+TEST(test_parallel_build_gives_the_serial_results_for_every_join_type) {
+    /* 3000 probe rows, 2769 with a key; keys below 40000 match one or two build rows. */
+    check_large_build(DL_SQL_JOIN_T_INNER, false, 2000 * 10);
+    check_large_build(DL_SQL_JOIN_T_LEFT, false, 3000 * 10);
+    check_large_build(DL_SQL_JOIN_T_RIGHT, false, 70000 * 10);
+    check_large_build(DL_SQL_JOIN_T_FULL, false, 70000 * 10);
+    check_large_build(DL_SQL_JOIN_T_SEMI, false, 1000 * 6);
+    check_large_build(DL_SQL_JOIN_T_ANTI, false, 0);
+    check_large_build(DL_SQL_JOIN_T_MARK, false, 3000 * 10);
+}
+
+TEST(test_parallel_build_with_string_keys_and_duplicates) {
+    check_large_build(DL_SQL_JOIN_T_INNER, true, 2000 * 20);
+    check_large_build(DL_SQL_JOIN_T_FULL, true, 70000 * 20);
+}
+
 TEST(test_bad_plan_with_mismatched_key_types_is_rejected) {
     tx t;
     tx_init(&t, 0);
@@ -551,6 +661,8 @@ main(void) {
     RUN(test_inner_join_many_rows_with_duplicate_build_keys);
     RUN(test_right_join_many_rows_on_threads_emits_unmatched_once);
     RUN(test_semi_and_anti_many_rows_on_threads);
+    RUN(test_parallel_build_gives_the_serial_results_for_every_join_type);
+    RUN(test_parallel_build_with_string_keys_and_duplicates);
     RUN(test_bad_plan_with_mismatched_key_types_is_rejected);
     RUN(test_join_out_of_memory_fails_cleanly_at_every_allocation);
     return harness_finish();

@@ -313,6 +313,12 @@ TEST(test_sort_offset_without_limit_on_several_threads) {
     check_many(2, 7000, -1, 2500, 700);
 }
 
+TEST(test_full_sort_with_a_limit_past_top_n_stops_mid_gather_on_threads) {
+    /* A limit above the top-N bound sorts in full; the output is gathered several batches at
+     * a time on the pool and must stop exactly at the limit. */
+    check_many(2, 270000, 262150, 3, 2048);
+}
+
 TEST(test_top_n_on_several_threads_keeps_the_best_rows) {
     check_many(3, 30000, 10, 0, 2048);
     check_many(3, 30000, 100, 37, 1000);
@@ -418,6 +424,7 @@ main(void) {
     RUN(test_sort_many_rows_across_batches_on_one_thread);
     RUN(test_sort_many_rows_on_several_threads_merges_runs);
     RUN(test_sort_offset_without_limit_on_several_threads);
+    RUN(test_full_sort_with_a_limit_past_top_n_stops_mid_gather_on_threads);
     RUN(test_top_n_on_several_threads_keeps_the_best_rows);
     RUN(test_top_n_larger_than_input_returns_everything_sorted);
     RUN(test_top_n_compacts_its_candidates);
