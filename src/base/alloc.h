@@ -59,4 +59,26 @@ typedef struct dl_fault_allocator {
 /* Initialises fa to fail at request fail_at (0 = never). */
 void dl_fault_allocator_init(dl_fault_allocator *fa, int64_t fail_at, bool is_sticky);
 
+/* ---- Huge pages (alloc_huge.c) ---------------------------------------------------------- */
+
+/* Advises the kernel to back the whole 2 MiB pages inside [ptr, ptr + len) with transparent
+ * huge pages (Linux, "madvise" mode): one page fault per 2 MiB instead of one per 4 KiB when
+ * the memory is first written. A hint for large buffers written front to back; does nothing
+ * where unsupported. ptr may be NULL. */
+void dl_mem_advise_huge(void *ptr, size_t len);
+
+/* Blocks of at least this many bytes are laid out on huge pages by dl_huge_allocator. */
+#define DL_HUGE_BLOCK_MIN ((size_t)4 << 20)
+
+/* An allocator over parent that places every block of DL_HUGE_BLOCK_MIN bytes or more on a
+ * 2 MiB boundary and advises huge pages on it; smaller blocks go to parent unchanged. Give
+ * &base to an arena or a reader; valid while the dl_huge_allocator lives. */
+typedef struct dl_huge_allocator {
+    dl_allocator base;
+    const dl_allocator *parent;
+} dl_huge_allocator;
+
+/* Sets h up over parent (NULL: libc). No allocation. */
+void dl_huge_allocator_init(dl_huge_allocator *h, const dl_allocator *parent);
+
 #endif /* DL_BASE_ALLOC_H */

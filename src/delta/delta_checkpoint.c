@@ -907,7 +907,7 @@ presence_filter(const dl_pq_field *root, const col_list *cl, presence *p) {
 
 typedef struct recycler {
     dl_allocator base;          /* what the reader is given */
-    dl_delta_bulk bulk;         /* over the caller's allocator: huge pages for large blocks */
+    dl_huge_allocator bulk;     /* over the caller's allocator: huge pages for large blocks */
     const dl_allocator *parent; /* &bulk.base */
     pthread_mutex_t mu;
     void *blocks[RECYCLE_SLOTS];
@@ -992,7 +992,7 @@ recycle_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
 static void
 recycler_init(recycler *r, const dl_allocator *parent) {
     memset(r, 0, sizeof(*r));
-    dl_delta_bulk_init(&r->bulk, parent);
+    dl_huge_allocator_init(&r->bulk, parent);
     r->parent = &r->bulk.base;
     r->base = (dl_allocator){.realloc = recycle_realloc, .ctx = r};
     (void)pthread_mutex_init(&r->mu, NULL);

@@ -2,9 +2,9 @@
 /*
  * Private to the log-reading files of the delta part (delta_action.c, delta_schema.c,
  * delta_segment.c, delta_checkpoint.c, delta_replay.c, delta_snapshot.c, delta_value.c,
- * delta_timetravel.c, delta_history.c, delta_scan*.c, delta_last_checkpoint.c,
- * delta_bulk.c): the table and snapshot structures, the log listing and the log segment,
- * _last_checkpoint, the Parquet checkpoint reader, and the snapshot's bulk memory.
+ * delta_timetravel.c, delta_history.c, delta_scan*.c, delta_last_checkpoint.c): the table and
+ * snapshot structures, the log listing and the log segment, _last_checkpoint, the Parquet
+ * checkpoint reader, and the snapshot's bulk memory.
  *
  * A log listing is what `_delta_log/` holds, by kind, each kind sorted by version. A log
  * segment is the part of it that builds one version: the newest complete checkpoint at or
@@ -140,22 +140,12 @@ DL_NODISCARD dl_status dl_delta_segment_build(const dl_delta_log_list *list, int
 /* Whether Parquet checkpoints can be read in this build (the Parquet column reader). */
 bool dl_delta_can_read_parquet_checkpoints(void);
 
-/* ---- bulk memory (delta_bulk.c) ---------------------------------------------------- */
-
-/* An allocator that advises transparent huge pages on the large blocks it hands out (see
- * delta_bulk.c); everything else goes to parent unchanged. */
-typedef struct dl_delta_bulk {
-    dl_allocator base; /* give &base to an arena; valid while the dl_delta_bulk lives */
-    const dl_allocator *parent;
-} dl_delta_bulk;
+/* ---- bulk memory ------------------------------------------------------------------- */
 
 /* Block size of a snapshot's bulk arena, and the number of files (live and tombstones) from
  * which a snapshot keeps further file entries and paths there. */
 #define DL_DELTA_BULK_BLOCK     ((size_t)16 << 20)
 #define DL_DELTA_BULK_MIN_FILES ((size_t)16384)
-
-/* Sets b up over parent (NULL: libc). No allocation. */
-void dl_delta_bulk_init(dl_delta_bulk *b, const dl_allocator *parent);
 
 /* ---- snapshots ---------------------------------------------------------------------- */
 
@@ -180,9 +170,9 @@ dl_delta_file_vec_at(const dl_delta_file_vec *vec, size_t i) {
 }
 
 struct dl_delta_snapshot {
-    dl_arena arena;            /* everything below */
-    const dl_allocator *alloc; /* the struct, the block arrays */
-    dl_delta_bulk bulk_alloc;  /* bulk's allocator (huge pages) */
+    dl_arena arena;               /* everything below */
+    const dl_allocator *alloc;    /* the struct, the block arrays */
+    dl_huge_allocator bulk_alloc; /* bulk's allocator (huge pages) */
     dl_arena bulk;    /* file entries and paths of a large snapshot: dl_delta_snapshot_file_arena */
     int refcount;     /* atomic */
     dl_store *store;  /* borrowed from the table */

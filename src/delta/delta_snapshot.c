@@ -233,7 +233,7 @@ dl_delta_snapshot_new(dl_delta_table *table, dl_delta_snapshot **out, dl_error *
     s->checkpoint_version = -1;
     s->timestamp_ms = -1;
     dl_arena_init(&s->arena, table->alloc, (size_t)64 * 1024);
-    dl_delta_bulk_init(&s->bulk_alloc, table->alloc);
+    dl_huge_allocator_init(&s->bulk_alloc, table->alloc);
     dl_arena_init(&s->bulk, &s->bulk_alloc.base, DL_DELTA_BULK_BLOCK);
     s->root = dl_arena_strndup(&s->arena, table->root, strlen(table->root));
     s->display = dl_arena_strndup(&s->arena, table->display, strlen(table->display));

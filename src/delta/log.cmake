@@ -4,7 +4,6 @@
 # (src/delta/delta_scan.h).
 list(APPEND DL_DELTA_SOURCES
   delta_action.c
-  delta_bulk.c
   delta_checkpoint.c
   delta_features.c
   delta_history.c

@@ -31,13 +31,8 @@
  * with a dictionary page, so for those writers the chunk is read with up to 100 bytes of
  * padding (what Arrow does), staying before the footer.
  */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#    define _DEFAULT_SOURCE  /* NOLINT(bugprone-reserved-identifier,readability-identifier-naming) \
-                              */
-#endif
 #include <pthread.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <zlib.h>
 
 #include "parquet/pq_reader_int.h"
@@ -50,24 +45,14 @@
  * madvise mode): one fault per 2 MiB instead of one per 4 KiB, which on virtual machines is most
  * of the cost of first touching a fresh decompression or chunk buffer. A hint: ignored where
  * the system has no such thing. */
-#define HUGE_BUFFER_BYTES ((size_t)4 << 20)
-#define HUGE_PAGE_BYTES   ((uintptr_t)2 << 20)
+#define HUGE_BUFFER_BYTES DL_HUGE_BLOCK_MIN
 
 dl_status
 dl_pq_buffer_new(const dl_allocator *alloc, size_t n, dl_vec_buffer **out, dl_error *err) {
     DL_TRY(dl_vec_buffer_new(alloc, n, out, err));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (n >= HUGE_BUFFER_BYTES) {
-        /* The whole huge pages inside the buffer (malloc's memory: only a hint is given). */
-        uint8_t *data = (*out)->data;
-        size_t skip =
-            (size_t)((HUGE_PAGE_BYTES - (uintptr_t)data % HUGE_PAGE_BYTES) % HUGE_PAGE_BYTES);
-        size_t len = skip < n ? (n - skip) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES : 0;
-        if (len > 0) {
-            (void)madvise(data + skip, len, MADV_HUGEPAGE);
-        }
+        dl_mem_advise_huge((*out)->data, n);
     }
-#endif
     return DL_OK;
 }
 

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdint.h>
+#include <string.h>
+
 #include "base/alloc.h"
 #include "harness.h"
 
@@ -55,6 +58,44 @@ TEST(test_sticky_fault_allocator_keeps_failing) {
     CHECK_INT_EQ(fa.n_failures, 2);
 }
 
+TEST(test_huge_allocator_aligns_large_blocks_and_returns_everything_to_its_parent) {
+    dl_fault_allocator fa;
+    dl_fault_allocator_init(&fa, 0, false);
+    dl_huge_allocator h;
+    dl_huge_allocator_init(&h, &fa.base);
+    const size_t big = DL_HUGE_BLOCK_MIN + 12345;
+    uint8_t *p = dl_mem_alloc(&h.base, big);
+    CHECK(p != NULL && (uintptr_t)p % ((uintptr_t)2 << 20) == 0);
+    memset(p, 0xab, big);
+    /* Shrinking below the threshold moves the block to the parent's layout, contents kept. */
+    uint8_t *q = dl_mem_realloc(&h.base, p, big, 100);
+    CHECK(q != NULL && q[0] == 0xab && q[99] == 0xab);
+    /* Growing across it again keeps the first 100 bytes. */
+    uint8_t *r = dl_mem_realloc(&h.base, q, 100, 2 * DL_HUGE_BLOCK_MIN);
+    CHECK(r != NULL && (uintptr_t)r % ((uintptr_t)2 << 20) == 0 && r[0] == 0xab && r[99] == 0xab);
+    dl_mem_free(&h.base, r, 2 * DL_HUGE_BLOCK_MIN);
+    void *small = dl_mem_alloc(&h.base, 64);
+    CHECK(small != NULL);
+    dl_mem_free(&h.base, small, 64);
+    CHECK_INT_EQ(fa.live_blocks, 0);
+    CHECK_INT_EQ(fa.live_bytes, 0);
+}
+
+TEST(test_huge_allocator_failure_leaves_the_old_block) {
+    dl_fault_allocator fa;
+    dl_fault_allocator_init(&fa, 2, false);
+    dl_huge_allocator h;
+    dl_huge_allocator_init(&h, &fa.base);
+    uint8_t *p = dl_mem_alloc(&h.base, 16);
+    CHECK(p != NULL);
+    p[0] = 7;
+    CHECK(dl_mem_realloc(&h.base, p, 16, DL_HUGE_BLOCK_MIN) == NULL); /* the 2nd request fails */
+    CHECK(p[0] == 7);
+    dl_mem_free(&h.base, p, 16);
+    CHECK_INT_EQ(fa.live_blocks, 0);
+    dl_mem_advise_huge(NULL, 0); /* a hint on nothing is harmless */
+}
+
 int
 main(void) {
     RUN(test_default_allocator_allocates_and_frees);
@@ -62,5 +103,7 @@ main(void) {
     RUN(test_alloc_array_overflow_fails);
     RUN(test_fault_allocator_fails_nth_request_and_counts_live_bytes);
     RUN(test_sticky_fault_allocator_keeps_failing);
+    RUN(test_huge_allocator_aligns_large_blocks_and_returns_everything_to_its_parent);
+    RUN(test_huge_allocator_failure_leaves_the_old_block);
     return harness_finish();
 }
