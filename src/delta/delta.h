@@ -605,6 +605,17 @@ DL_NODISCARD dl_status dl_delta_file_stats(const dl_delta_snapshot *snap, const 
                                            dl_delta_stats_reader *rd, dl_delta_stats *out,
                                            bool *out_has_stats, dl_error *err);
 
+/*
+ * A file's stats JSON text as an add action carries it, read back from the log (a commit's
+ * string token, or a checkpoint row's stats / stats_parsed column) when it is not in memory;
+ * *out_found is false when the file has none. The view is valid until the next call with the
+ * same reader (or, for stats in memory, as long as the snapshot).
+ */
+DL_NODISCARD dl_status dl_delta_file_stats_json(const dl_delta_snapshot *snap,
+                                                const dl_delta_file *file,
+                                                dl_delta_stats_reader *rd, dl_str *out,
+                                                bool *out_found, dl_error *err);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Time travel                                                                                 */
 

@@ -85,6 +85,7 @@ struct stat_col {
 typedef struct ckpt {
     dl_delta_table *table;
     const dl_delta_snapshot *snap;
+    dl_delta_stats_reader stats_rd; /* reads back stats not kept in memory */
     const dl_delta_metadata *md;
     dl_arena arena;
     const dl_allocator *alloc;
@@ -639,7 +640,7 @@ put_add(ckpt *c, dl_vector *v, const dl_delta_file *f, dl_error *err) {
     const char *stats = NULL;
     if (c->add_stats_idx >= 0 || c->add_stats_parsed_idx >= 0) {
         dl_arena_mark mark = dl_arena_get_mark(&c->arena);
-        dl_status s = dl_delta_file_stats_text(c->snap, f, &c->arena, &stats, err);
+        dl_status s = dl_delta_file_stats_text(c->snap, f, &c->stats_rd, &c->arena, &stats, err);
         if (s == DL_OK && c->add_stats_idx >= 0) {
             s = put_str(ch[c->add_stats_idx], stats, err);
         }
@@ -911,7 +912,9 @@ dl_delta_checkpoint_write(dl_delta_table *table, const dl_delta_snapshot *snap, 
     dl_arena_init(&c.arena, c.alloc, 0);
     dl_json_doc_init(&c.doc, c.alloc);
     dl_buf_init(&c.scratch, c.alloc);
+    dl_delta_stats_reader_init(&c.stats_rd, c.alloc);
     dl_status s = checkpoint_run(&c, err);
+    dl_delta_stats_reader_destroy(&c.stats_rd);
     dl_buf_destroy(&c.scratch);
     dl_json_doc_destroy(&c.doc);
     dl_arena_destroy(&c.arena);

@@ -791,22 +791,27 @@ stats_text(const dl_delta_snapshot *snap, const dl_delta_file *file, dl_delta_st
 }
 
 dl_status
+dl_delta_file_stats_json(const dl_delta_snapshot *snap, const dl_delta_file *file,
+                         dl_delta_stats_reader *rd, dl_str *out, bool *out_found, dl_error *err) {
+    *out = file->stats;
+    *out_found = file->stats.len > 0 || file->stats_source >= 0;
+    if (*out_found && file->stats.len == 0) {
+        DL_TRY_CTX(stats_text(snap, file, rd, out, out_found, err), err, "file '%.*s': stats",
+                   DL_STR_FMT(file->path));
+    }
+    return DL_OK;
+}
+
+dl_status
 dl_delta_file_stats(const dl_delta_snapshot *snap, const dl_delta_file *file,
                     dl_delta_stats_reader *rd, dl_delta_stats *out, bool *out_has_stats,
                     dl_error *err) {
     memset(out, 0, sizeof(*out));
     out->tight_bounds = true;
-    *out_has_stats = file->stats.len > 0 || file->stats_source >= 0;
+    dl_str text;
+    DL_TRY(dl_delta_file_stats_json(snap, file, rd, &text, out_has_stats, err));
     if (!*out_has_stats) {
         return DL_OK;
-    }
-    dl_str text = file->stats;
-    if (text.len == 0) {
-        DL_TRY_CTX(stats_text(snap, file, rd, &text, out_has_stats, err), err, "file '%.*s': stats",
-                   DL_STR_FMT(file->path));
-        if (!*out_has_stats) {
-            return DL_OK;
-        }
     }
     DL_TRY_CTX(dl_delta_stats_parse(text, &rd->stats_doc, out, err), err, "file '%.*s'",
                DL_STR_FMT(file->path));

@@ -117,6 +117,7 @@ dl_delta_tx_begin(dl_delta_table *table, dl_delta_snapshot *snap, const dl_delta
     tx->table = table;
     tx->alloc = table->alloc;
     dl_arena_init(&tx->arena, tx->alloc, 0);
+    dl_delta_stats_reader_init(&tx->stats_rd, tx->alloc);
     dl_hmap_init(&tx->add_paths, tx->alloc);
     dl_hmap_init(&tx->remove_paths, tx->alloc);
     dl_hmap_init(&tx->read_files, tx->alloc);
@@ -143,6 +144,7 @@ dl_delta_tx_free(dl_delta_tx *tx) {
     dl_hmap_destroy(&tx->add_paths);
     dl_hmap_destroy(&tx->remove_paths);
     dl_hmap_destroy(&tx->read_files);
+    dl_delta_stats_reader_destroy(&tx->stats_rd);
     dl_arena_destroy(&tx->arena);
     dl_delta_snapshot_unref(tx->snap);
     dl_mem_free(tx->alloc, tx, sizeof(*tx));
@@ -387,41 +389,18 @@ dl_delta_tx_remove(dl_delta_tx *tx, const dl_delta_remove_file *rm, dl_error *er
 }
 
 dl_status
-dl_delta_file_stats_text(const dl_delta_snapshot *snap, const dl_delta_file *file, dl_arena *arena,
-                         const char **out, dl_error *err) {
+dl_delta_file_stats_text(const dl_delta_snapshot *snap, const dl_delta_file *file,
+                         dl_delta_stats_reader *rd, dl_arena *arena, const char **out,
+                         dl_error *err) {
     *out = NULL;
-    if (file->stats.len > 0) {
-        *out = dl_arena_strndup(arena, file->stats.ptr, file->stats.len);
-        DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory copying stats");
-        return DL_OK;
-    }
-    if (file->stats_source < 0) {
-        return DL_OK;
-    }
-    const char *source = dl_delta_snapshot_source(snap, (size_t)file->stats_source);
-    dl_buf token;
-    dl_buf_init(&token, arena->alloc);
-    dl_json_doc doc;
-    dl_json_doc_init(&doc, arena->alloc);
     dl_str text = {0};
-    dl_status s = dl_store_read_at_buf(dl_delta_snapshot_store(snap), source,
-                                       (int64_t)file->stats_offset, file->stats_len, &token, err);
-    if (s == DL_OK) {
-        s = dl_json_doc_parse(&doc, (const char *)token.data, token.len, err);
-    }
-    if (s == DL_OK) {
-        s = dl_json_val_get_str(dl_json_doc_root(&doc), &text, err);
-    }
-    if (s == DL_OK) {
+    bool found = false;
+    DL_TRY(dl_delta_file_stats_json(snap, file, rd, &text, &found, err));
+    if (found) {
         *out = dl_arena_strndup(arena, text.ptr, text.len);
-        s = *out != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory copying stats");
+        DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory copying stats");
     }
-    dl_json_doc_destroy(&doc);
-    dl_buf_destroy(&token);
-    if (s != DL_OK) {
-        dl_error_prefix(err, "stats of '%.*s' in %s", DL_STR_FMT(file->path), source);
-    }
-    return s;
+    return DL_OK;
 }
 
 dl_status
@@ -445,7 +424,7 @@ dl_delta_tx_remove_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file, boo
         s = f->tags_json != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     }
     if (s == DL_OK) {
-        s = dl_delta_file_stats_text(tx->snap, file, &tx->arena, &f->stats, err);
+        s = dl_delta_file_stats_text(tx->snap, file, &tx->stats_rd, &tx->arena, &f->stats, err);
     }
     if (s == DL_OK) {
         s = copy_dv(tx, path, file->dv, f, err);

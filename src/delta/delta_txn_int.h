@@ -73,10 +73,11 @@ typedef struct dl_delta_tx_predicate {
 } dl_delta_tx_predicate;
 
 struct dl_delta_tx {
-    dl_delta_table *table;     /* borrowed */
-    dl_delta_snapshot *snap;   /* referenced; NULL when creating the table */
-    const dl_allocator *alloc; /* the table's */
-    dl_arena arena;            /* everything staged */
+    dl_delta_table *table;          /* borrowed */
+    dl_delta_snapshot *snap;        /* referenced; NULL when creating the table */
+    const dl_allocator *alloc;      /* the table's */
+    dl_arena arena;                 /* everything staged */
+    dl_delta_stats_reader stats_rd; /* reads back the stats of removed files */
     dl_delta_tx_options opts;
     int64_t read_version;
     char txn_id[37];
@@ -192,9 +193,11 @@ dl_delta_cm_mode dl_delta_md_cm_mode(const dl_delta_metadata *md);
 /* ---- Staging helpers (delta_txn.c) ---------------------------------------------------- */
 
 /* The stats JSON text of a snapshot's file, copied into arena: from memory, or read back from
- * the log file that holds it. *out NULL when the file has none. */
+ * the log file that holds it through rd (one reader serves a loop over many files: it keeps
+ * the last log file read). *out NULL when the file has none. */
 DL_NODISCARD dl_status dl_delta_file_stats_text(const dl_delta_snapshot *snap,
-                                                const dl_delta_file *file, dl_arena *arena,
+                                                const dl_delta_file *file,
+                                                dl_delta_stats_reader *rd, dl_arena *arena,
                                                 const char **out, dl_error *err);
 
 /* ---- Conflicts (delta_txn_conflict.c) -------------------------------------------------- */

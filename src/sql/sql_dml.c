@@ -78,6 +78,7 @@ dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc, dl_sql_
     memset(out, 0, sizeof(*out));
     DL_TRY(dl_sql_open_table(b, name, false, DL_STR(""), loc, &out->table, &out->display, err));
     DL_TRY(dl_sql_dml_hold_table(b, out->table, err));
+    /* Stats stay in the log (a remove reads them back from a commit or checkpoint row). */
     dl_status s = dl_delta_snapshot_latest(out->table, NULL, &out->snap, err);
     if (s != DL_OK) {
         dl_sql_binder_locate(b, loc, err);
@@ -171,6 +172,51 @@ dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
     return s;
 }
 
+/* A target row (id) reaching a MATCHED clause a second time: Spark's error. */
+static dl_status
+check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error *err) {
+    const dl_vector *ids = batch->cols[sink->id_col];
+    if (dl_vec_is_null(ids, row)) {
+        return DL_OK;
+    }
+    const dl_vector *flat = NULL;
+    int64_t i = dl_vec_resolve(ids, row, &flat);
+    dl_str id = dl_vec_get_str(flat, i);
+    if (dl_hmap_get(&sink->seen, id, NULL)) {
+        return dl_error_set(
+            err, DL_ERR_CONSTRAINT,
+            "[DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE] Cannot perform Merge as "
+            "multiple source rows matched and attempted to modify the same target row in the "
+            "Delta table %s in possibly conflicting ways. By SQL semantics of Merge, when "
+            "multiple source rows match on the same target row, the result may be ambiguous as "
+            "it is unclear which source row should be used to update or delete the matching "
+            "target row",
+            sink->target != NULL ? sink->target : "");
+    }
+    char *key = dl_arena_strndup(sink->arena, id.ptr, id.len);
+    DL_CHECK(key != NULL, err, DL_ERR_NOMEM, "out of memory checking MERGE matches");
+    return dl_hmap_put(&sink->seen, dl_str_make(key, id.len), 1, err);
+}
+
+/* Counts row `row` of batch by its action code; keeps it in sink->sel when written. */
+static dl_status
+take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kept, dl_error *err) {
+    const dl_vector *code = batch->cols[sink->code_col];
+    int64_t c = dl_vec_is_null(code, row) ? 0 : dl_sql_vec_i64(code, row);
+    c = c < 0 || c > 15 ? 0 : c;
+    sink->counts[c]++;
+    if (sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row)) {
+        sink->n_source++;
+    }
+    if ((sink->unique_mask >> c) & 1u) {
+        DL_TRY(check_unique(sink, row, batch, err));
+    }
+    if ((sink->keep_mask >> c) & 1u) {
+        sink->sel[(*kept)++] = (uint32_t)row;
+    }
+    return DL_OK;
+}
+
 static dl_status
 sink_take(void *ctx, const dl_batch *batch, dl_error *err) {
     dl_sql_dml_sink *sink = ctx;
@@ -181,19 +227,9 @@ sink_take(void *ctx, const dl_batch *batch, dl_error *err) {
                      .sel = batch->sel,
                      .alloc = batch->alloc};
     if (sink->code_col >= 0) {
-        const dl_vector *code = batch->cols[sink->code_col];
         int64_t kept = 0;
         for (int64_t k = 0; k < batch->count; k++) {
-            int64_t row = dl_vec_batch_row(batch, k);
-            int64_t c = dl_vec_is_null(code, row) ? 0 : dl_sql_vec_i64(code, row);
-            c = c < 0 || c > 15 ? 0 : c;
-            sink->counts[c]++;
-            if (sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row)) {
-                sink->n_source++;
-            }
-            if ((sink->keep_mask >> c) & 1u) {
-                sink->sel[kept++] = (uint32_t)row;
-            }
+            DL_TRY(take_row(sink, batch, dl_vec_batch_row(batch, k), &kept, err));
         }
         view.count = kept;
         view.sel = sink->sel;

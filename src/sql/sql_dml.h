@@ -4,11 +4,13 @@
  * INTO / OVERWRITE, DELETE, UPDATE and MERGE, bound and planned here and written through ops
  * (src/ops/ops.h) and committed through a Delta transaction (src/delta/delta_txn.h).
  *
- * Every statement is one commit or none. Rows come from a plan run on the statement's
- * executor; DELETE, UPDATE and MERGE plan the table's rows with an action code per row (copy,
- * update, delete, insert, drop) and write back the rows that stay (copy-on-write): every live
- * file of the table is removed and the surviving rows are written as new files, so the
- * commit's remove actions carry Spark's deletionTimestamp and extended metadata. A failure
+ * Every statement is one commit or none. DELETE and UPDATE (sql_dml_rewrite.c) rewrite only
+ * the files that hold a matching row, found through the Delta scan's file skipping and the
+ * condition evaluated per file, and remove whole partitions without reading them when the
+ * condition is on partition columns only; MERGE (sql_dml_merge.c) plans the target's rows
+ * with an action code per row (copy, update, delete, insert, drop) and, when a target row
+ * changed, writes back the rows that stay and removes every live file; an insert-only MERGE
+ * only adds. Removes carry Spark's deletionTimestamp and extended metadata. A failure
  * before the commit aborts the writer, which removes the files written so far: the table is
  * as it was. Statements that match nothing (DELETE, UPDATE) commit nothing, as in Spark.
  *
@@ -21,6 +23,7 @@
 #ifndef DL_SQL_SQL_DML_H
 #define DL_SQL_SQL_DML_H
 
+#include "base/hmap.h"
 #include "ops/ops.h"
 #include "sql/sql_bind_int.h"
 
@@ -70,6 +73,12 @@ typedef struct dl_sql_dml_sink {
     int32_t code_col;      /* a BIGINT action code column, or -1: every row is written */
     uint32_t keep_mask;    /* codes whose rows are written (bit per code) */
     int32_t source_col;    /* MERGE: a column non-NULL when the row has a source row, or -1 */
+    int32_t id_col;        /* MERGE: the target row's id (a STRING column), or -1 */
+    uint32_t unique_mask;  /* MERGE: codes whose target row may come once only (id_col) */
+    dl_hmap seen;          /* MERGE: ids seen with such a code (keys in arena); init'd by
+                              the caller when unique_mask is set */
+    dl_arena *arena;       /* where seen's keys live */
+    const char *target;    /* the target's name for messages */
     int64_t counts[16];    /* rows per code (codes 0..15) */
     int64_t n_source;      /* rows with a source row */
     uint32_t sel[DL_BATCH_CAPACITY];

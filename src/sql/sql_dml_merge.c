@@ -15,11 +15,16 @@
  *
  * A second projection computes each table column as CASE code WHEN (clause assigning it) THEN
  * its value ... ELSE the target's value END, so one pass writes the new table. Every live file
- * is removed in the commit when any row changed; a MERGE that changes nothing commits no file
- * actions (Spark still records the commit).
+ * is removed in the commit when any target row changed; a MERGE that changes nothing commits no
+ * file actions (Spark still records the commit).
  *
- * Not yet: Spark's error when one target row matches several source rows (the last match
- * wins here), and WITH SCHEMA EVOLUTION.
+ * The target's rows carry a uuid() each: a target row that reaches a MATCHED clause with
+ * two source rows fails the statement with Spark's
+ * DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE (not when the only MATCHED clause
+ * is an unconditional DELETE, which Spark allows). A MERGE with NOT MATCHED clauses only
+ * writes the inserted rows and removes no file. Not yet: rewriting only the target files
+ * that hold a matched row (every live file is rewritten when a row changed), and WITH
+ * SCHEMA EVOLUTION.
  *
  * commitInfo: MERGE with operationParameters predicate, matchedPredicates,
  * notMatchedPredicates, notMatchedBySourcePredicates (JSON arrays of {actionType[,
@@ -43,6 +48,7 @@ typedef struct merge {
     int32_t n;           /* table columns */
     int32_t m;           /* source columns */
     int32_t t_mark;      /* join column: target marker */
+    int32_t t_id;        /* join column: the target row's uuid */
     int32_t s_mark;      /* join column: source marker */
     int32_t width;       /* join columns */
     dl_sql_plan *plan;   /* the join, then the projections */
@@ -60,12 +66,13 @@ clock_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* plan's columns plus a non-NULL BIGINT marker. */
+/* plan's columns plus a non-NULL BIGINT marker and, with_id, a random uuid() per row (the
+ * target row's identity, for the multiple-match check). */
 static dl_status
-with_marker(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_plan **out, dl_error *err) {
+with_marker(dl_sql_binder *b, dl_sql_plan *plan, bool with_id, dl_sql_plan **out, dl_error *err) {
     int32_t n = plan->n_cols;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
-    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(const char *));
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(dl_sql_bexpr *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(const char *));
     DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n; i++) {
         exprs[i] = dl_sql_bexpr_column(b->arena, i, plan->schema->fields[i].type);
@@ -75,7 +82,14 @@ with_marker(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_plan **out, dl_error *er
     exprs[n] = dl_sql_dml_int(b, 1);
     names[n] = "__dl_marker";
     DL_CHECK(exprs[n] != NULL, err, DL_ERR_NOMEM, "out of memory");
-    return dl_sql_plan_project(b, plan, exprs, names, n + 1, out, err);
+    if (!with_id) {
+        return dl_sql_plan_project(b, plan, exprs, names, n + 1, out, err);
+    }
+    const dl_sql_fn_def *uuid = dl_sql_binder_lookup(b, DL_STR("uuid"));
+    DL_CHECK(uuid != NULL, err, DL_ERR_INTERNAL, "the uuid function is not registered");
+    DL_TRY(dl_sql_binder_call(b, uuid, "uuid", NULL, 0, plan->loc, &exprs[n + 1], err));
+    names[n + 1] = "__dl_row_id";
+    return dl_sql_plan_project(b, plan, exprs, names, n + 2, out, err);
 }
 
 static dl_status
@@ -93,15 +107,16 @@ plan_join(dl_sql_binder *b, merge *mg, dl_error *err) {
             : name->parts[name->n_parts - 1].name.ptr;
     DL_CHECK(qual != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(dl_sql_scope_of(b, trel.plan, qual, &trel.scope, err));
-    DL_TRY(with_marker(b, trel.plan, &trel.plan, err));
+    DL_TRY(with_marker(b, trel.plan, true, &trel.plan, err));
     dl_sql_rel srel = {0};
     DL_TRY(dl_sql_binder_tref(b, stmt->u.merge.source, NULL, &srel, err));
     mg->m = srel.plan->n_cols;
-    DL_TRY(with_marker(b, srel.plan, &srel.plan, err));
+    DL_TRY(with_marker(b, srel.plan, false, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
     mg->t_mark = mg->n;
-    mg->s_mark = mg->n + 1 + mg->m;
+    mg->t_id = mg->n + 1;
+    mg->s_mark = mg->n + 2 + mg->m;
     mg->width = mg->s_mark + 1;
     DL_TRY(
         dl_sql_join_plan(b, trel.plan, srel.plan, DL_SQL_JOIN_T_FULL, stmt->loc, &mg->plan, err));
@@ -388,10 +403,10 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     names1[mg->width] = "__dl_action";
     DL_TRY(clause_values(b, mg, vals, err));
     DL_TRY(dl_sql_plan_project(b, mg->plan, first, names1, mg->width + 1, &mg->plan, err));
-    /* Second: the table's columns, the code and the source marker. */
+    /* Second: the table's columns, the code, the source marker and the target row's id. */
     dl_sql_bexpr **second =
-        dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 3) * sizeof(dl_sql_bexpr *));
-    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 3) * sizeof(char *));
+        dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 4) * sizeof(dl_sql_bexpr *));
+    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 4) * sizeof(char *));
     DL_CHECK(second != NULL && names2 != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t c = 0; c < mg->n; c++) {
         DL_TRY(column_expr(b, mg, vals, c, &second[c], err));
@@ -402,9 +417,13 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
         dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
     DL_CHECK(second[mg->n] != NULL && second[mg->n + 1] != NULL, err, DL_ERR_NOMEM,
              "out of memory");
+    second[mg->n + 2] =
+        dl_sql_bexpr_column(b->arena, mg->t_id, mg->plan->schema->fields[mg->t_id].type);
+    DL_CHECK(second[mg->n + 2] != NULL, err, DL_ERR_NOMEM, "out of memory");
     names2[mg->n] = "__dl_action";
     names2[mg->n + 1] = "__dl_source";
-    return dl_sql_plan_project(b, mg->plan, second, names2, mg->n + 2, &mg->plan, err);
+    names2[mg->n + 2] = "__dl_row_id";
+    return dl_sql_plan_project(b, mg->plan, second, names2, mg->n + 3, &mg->plan, err);
 }
 
 /* ---- commit -----------------------------------------------------------------------------------
@@ -485,6 +504,35 @@ typedef struct metric {
     int64_t value;
 } metric;
 
+/* Only NOT MATCHED clauses: target rows are never rewritten. */
+static bool
+is_insert_only(const merge *mg) {
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The codes of the MATCHED clauses, whose target rows may match one source row only; none
+ * when the one MATCHED clause is an unconditional DELETE (Spark allows that). */
+static uint32_t
+unique_codes(const merge *mg) {
+    uint32_t mask = 0;
+    int32_t n_matched = 0;
+    bool is_plain_delete = false;
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        if (cl->match == DL_SQL_MERGE_MATCHED) {
+            mask |= 1u << (i + 1);
+            n_matched++;
+            is_plain_delete = cl->action == DL_SQL_MERGE_DELETE && cl->cond == NULL;
+        }
+    }
+    return n_matched == 1 && is_plain_delete ? 0 : mask;
+}
+
 static dl_status
 stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
             const dl_sql_dml_sink *sink, dl_error *err) {
@@ -502,15 +550,18 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     dl_delta_tx_read_whole_table(tx);
     tally t = count_actions(mg, sink);
     bool is_changed = t.updated + t.deleted + t.inserted > 0;
+    bool is_rewrite = is_changed && !is_insert_only(mg);
     int64_t n_removed = 0;
     int64_t removed_bytes = 0;
-    if (is_changed) {
+    if (is_rewrite) {
         DL_TRY(dl_sql_dml_remove_all(&mg->t, tx, &n_removed, &removed_bytes, err));
+    }
+    if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     }
     int64_t elapsed = clock_ms() - mg->start_ms;
     metric metrics[] = {
-        {"numTargetRowsCopied", is_changed ? sink->counts[0] : 0},
+        {"numTargetRowsCopied", is_rewrite ? sink->counts[0] : 0},
         {"numTargetRowsDeleted", t.deleted},
         {"numTargetFilesAdded", is_changed ? (int64_t)dl_ops_writer_file_count(w) : 0},
         {"numTargetBytesAdded", is_changed ? dl_ops_writer_bytes(w) : 0},
@@ -540,7 +591,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
 
 static dl_status
 run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
-    uint32_t keep = 1u;
+    uint32_t keep = is_insert_only(mg) ? 0u : 1u;
     for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
         if (mg->stmt->u.merge.clauses[i].action != DL_SQL_MERGE_DELETE) {
             keep |= 1u << (i + 1);
@@ -554,10 +605,16 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
                             .schema = mg->t.schema,
                             .code_col = mg->n,
                             .keep_mask = keep,
-                            .source_col = mg->n + 1};
+                            .source_col = mg->n + 1,
+                            .id_col = mg->n + 2,
+                            .unique_mask = unique_codes(mg),
+                            .arena = b->arena,
+                            .target = mg->t.display};
+    dl_hmap_init(&sink.seen, b->exec->alloc);
     if (s == DL_OK) {
         s = dl_sql_dml_run(b, mg->plan, &sink, err);
     }
+    dl_hmap_destroy(&sink.seen);
     if (s == DL_OK) {
         s = stage_merge(b, mg, tx, w, &sink, err);
     }

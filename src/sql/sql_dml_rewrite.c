@@ -1,10 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * DELETE FROM t [WHERE cond] and UPDATE t SET c = v, ... [WHERE cond] (sql_dml.h), by
- * copy-on-write: the table's rows are planned with an action code (0 = copy, 1 = matched),
- * the rows that stay are written as new files, and every live file is removed in the same
- * commit. A row whose condition is NULL does not match. When nothing matches, nothing is
- * committed and the files written are removed.
+ * copy-on-write of the files that hold a matching row, as Spark's DeleteCommand and
+ * UpdateCommand do. A row whose condition is NULL does not match.
+ *
+ *   1. Candidates: the live files the Delta scan keeps for the condition (partition values
+ *      exactly, min/max/nullCount statistics as bounds; delta/delta_scan.h).
+ *   2. Metadata-only DELETE: when the condition is on partition columns only and every part
+ *      of it is one the scan decides exactly (comparisons, IN, IS NULL of a partition column
+ *      with constants, under AND/OR/NOT) -- or there is no condition -- every candidate holds
+ *      matching rows only: it is removed without being read, and numDeletedRows comes from
+ *      the files' stats numRecords (the files are counted by reading them when a stats entry
+ *      lacks it or a deletion vector hides rows).
+ *   3. Otherwise the candidates are read and the condition evaluated: files with no matching
+ *      row are left alone; the others ("touched") are read again, their rows written back
+ *      (DELETE: the rows that do not match; UPDATE: every row, the matching ones with their
+ *      new values) and the files removed in the same commit.
+ *   When no file is touched, nothing is committed, as in Spark.
+ *
+ * What the transaction records as read (for conflict detection, delta/delta_txn.h): every
+ * candidate file, and a read predicate that keeps the files a concurrent writer adds to a
+ * partition the condition rules out -- from its top-level conjuncts `p = constant` and
+ * `p IN (constants)` on a partition column p, as Spark keeps the partition part of its read
+ * predicates; a condition without such a conjunct reads every partition.
+ *
+ * A condition with subqueries is planned as a join; it is run over the whole table through
+ * the executor and every live file is rewritten (the rows' files are not known there).
  *
  * commitInfo as Spark: DELETE with operationParameters predicate (a JSON array of the
  * condition's SQL) and operationMetrics numRemovedFiles, numRemovedBytes, numCopiedRows,
@@ -195,6 +216,520 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
     return dl_sql_dml_commit(tx, w, err);
 }
 
+/* ---- candidates, exact partition conditions, read predicates ---------------------------- */
+
+static bool
+is_partition_column(const rewrite *rw, int32_t col, const char **out_name) {
+    const char *name = rw->t.schema->fields[col].name;
+    for (int32_t i = 0; i < rw->t.n_parts; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(rw->t.parts[i]), dl_str_from_cstr(name))) {
+            if (out_name != NULL) {
+                *out_name = rw->t.parts[i];
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A plain reference to a partition column. */
+static bool
+is_partition_ref(const rewrite *rw, const dl_sql_bexpr *e) {
+    return e->kind == DL_SQL_BEXPR_COLUMN && is_partition_column(rw, e->index, NULL);
+}
+
+/* Types whose partition values the scan compares exactly with a constant of the same type. */
+static bool
+is_exact_type(const dl_type *t) {
+    switch (t->id) {
+    case DL_VEC_TYPE_BOOLEAN:
+    case DL_VEC_TYPE_BYTE:
+    case DL_VEC_TYPE_SHORT:
+    case DL_VEC_TYPE_INT:
+    case DL_VEC_TYPE_LONG:
+    case DL_VEC_TYPE_DATE:
+    case DL_VEC_TYPE_STRING:
+    case DL_VEC_TYPE_DECIMAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool
+is_exact_const(const dl_sql_bexpr *e, const dl_sql_bexpr *col) {
+    return e->kind == DL_SQL_BEXPR_CONST && is_exact_type(e->type) && e->type->id == col->type->id;
+}
+
+static bool
+is_exact_compare(const rewrite *rw, const dl_sql_bexpr *e) {
+    static const char *const ops[] = {"=", "==", "<>", "<", "<=", ">", ">="};
+    if (e->n_args != 2 || e->fn == NULL) {
+        return false;
+    }
+    bool is_op = false;
+    for (size_t i = 0; i < DL_ARRAY_LEN(ops); i++) {
+        is_op = is_op || strcmp(e->fn->name, ops[i]) == 0;
+    }
+    const dl_sql_bexpr *l = e->args[0];
+    const dl_sql_bexpr *r = e->args[1];
+    return is_op && ((is_partition_ref(rw, l) && is_exact_const(r, l)) ||
+                     (is_partition_ref(rw, r) && is_exact_const(l, r)));
+}
+
+/*
+ * Whether e is decided exactly by partition values in the scan's skipping: only partition
+ * columns, and only shapes the SQL scan translates whole (sql_op_scan.c). Conservative: a
+ * false answer only costs reading the candidates.
+ */
+static bool
+is_exact_on_partitions(const rewrite *rw, const dl_sql_bexpr *e) {
+    switch (e->kind) {
+    case DL_SQL_BEXPR_AND:
+    case DL_SQL_BEXPR_OR:
+    case DL_SQL_BEXPR_NOT:
+        for (int32_t i = 0; i < e->n_args; i++) {
+            if (!is_exact_on_partitions(rw, e->args[i])) {
+                return false;
+            }
+        }
+        return e->n_args > 0;
+    case DL_SQL_BEXPR_CALL:
+        return is_exact_compare(rw, e);
+    case DL_SQL_BEXPR_IN_LIST:
+        if (e->is_not || !is_partition_ref(rw, e->args[0])) {
+            return false;
+        }
+        for (int32_t i = 1; i < e->n_args; i++) {
+            if (!is_exact_const(e->args[i], e->args[0])) {
+                return false;
+            }
+        }
+        return true;
+    case DL_SQL_BEXPR_IS:
+        return e->is_kind == DL_SQL_BIS_NULL && is_partition_ref(rw, e->args[0]);
+    default:
+        return false;
+    }
+}
+
+/* One conjunct `p = c` / `p IN (c, ...)` on a partition column: the serialised constants. */
+typedef struct read_conj {
+    const char *column;        /* metaData's partition column name */
+    const char *const *values; /* protocol serialisation; NULL entries left out */
+    int32_t n_values;
+} read_conj;
+
+typedef struct read_pred {
+    read_conj *conj;
+    int32_t n_conj;
+} read_pred;
+
+static bool
+read_pred_may_match(void *ctx, const dl_delta_kv *pv, int32_t n_pv) {
+    const read_pred *rp = ctx;
+    for (int32_t i = 0; i < rp->n_conj; i++) {
+        const read_conj *c = &rp->conj[i];
+        for (int32_t j = 0; j < n_pv; j++) {
+            if (strcmp(pv[j].key, c->column) != 0) {
+                continue;
+            }
+            const char *have = pv[j].value;
+            bool is_found = false;
+            for (int32_t k = 0; k < c->n_values && have != NULL && have[0] != '\0'; k++) {
+                is_found = is_found || strcmp(have, c->values[k]) == 0;
+            }
+            if (!is_found) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Adds the constant k's serialisation to *c (NULL constants match nothing: left out). */
+static dl_status
+conj_value(dl_sql_binder *b, const dl_sql_bexpr *k, const char **values, int32_t *n,
+           dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    bool is_null = false;
+    dl_status s = dl_ops_partition_value(k->value, 0, &text, &is_null, err);
+    if (s == DL_OK && !is_null) {
+        values[*n] = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
+        s = values[*n] != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        *n += 1;
+    }
+    dl_buf_destroy(&text);
+    return s;
+}
+
+/* The conjunct e as a read_conj, when it has the shape; *out_ok false otherwise. */
+static dl_status
+read_conj_of(dl_sql_binder *b, const rewrite *rw, const dl_sql_bexpr *e, read_conj *out,
+             bool *out_ok, dl_error *err) {
+    *out_ok = false;
+    bool is_eq = e->kind == DL_SQL_BEXPR_CALL && e->n_args == 2 && e->fn != NULL &&
+                 (strcmp(e->fn->name, "=") == 0 || strcmp(e->fn->name, "==") == 0);
+    bool is_in = e->kind == DL_SQL_BEXPR_IN_LIST && !e->is_not;
+    if (!is_eq && !is_in) {
+        return DL_OK;
+    }
+    const dl_sql_bexpr *col = e->args[0];
+    int32_t first = 1;
+    if (is_eq && !is_partition_ref(rw, col)) {
+        col = e->args[1];
+        first = 0;
+    }
+    if (!is_partition_ref(rw, col) || !is_partition_column(rw, col->index, &out->column)) {
+        return DL_OK;
+    }
+    int32_t n_k = is_eq ? 1 : e->n_args - 1;
+    const char **values = dl_arena_alloc_zero(b->arena, (size_t)(n_k + 1) * sizeof(char *));
+    DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n_k; i++) {
+        const dl_sql_bexpr *k = e->args[first + i];
+        if (!is_exact_const(k, col)) {
+            return DL_OK;
+        }
+        DL_TRY(conj_value(b, k, values, &out->n_values, err));
+    }
+    out->values = values;
+    *out_ok = true;
+    return DL_OK;
+}
+
+/* Records what the statement read: the candidates and the partition part of its condition. */
+static dl_status
+record_reads(dl_sql_binder *b, const rewrite *rw, dl_delta_tx *tx, const dl_delta_scan *scan,
+             dl_error *err) {
+    for (size_t u = 0; u < dl_delta_scan_unit_count(scan); u++) {
+        DL_TRY(dl_delta_tx_read_file(tx, dl_delta_scan_unit_file(scan, u)->path.ptr, err));
+    }
+    read_pred *rp = dl_arena_alloc_zero(b->arena, sizeof(*rp));
+    DL_CHECK(rp != NULL, err, DL_ERR_NOMEM, "out of memory");
+    const dl_sql_bexpr *cond = rw->cond;
+    int32_t n = cond == NULL ? 0 : cond->kind == DL_SQL_BEXPR_AND ? cond->n_args : 1;
+    rp->conj = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(read_conj));
+    DL_CHECK(rp->conj != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        const dl_sql_bexpr *e = cond->kind == DL_SQL_BEXPR_AND ? cond->args[i] : cond;
+        bool is_ok = false;
+        DL_TRY(read_conj_of(b, rw, e, &rp->conj[rp->n_conj], &is_ok, err));
+        rp->n_conj += is_ok ? 1 : 0;
+    }
+    return dl_delta_tx_read_predicate(tx, read_pred_may_match, rp, err);
+}
+
+/* ---- reading the candidates ------------------------------------------------------------ */
+
+typedef struct pruned {
+    dl_sql_binder *b;
+    rewrite *rw;
+    bool is_update;
+    bool is_metadata_only;
+    dl_delta_scan *scan;
+    size_t n_units;
+    int64_t *matched;   /* per unit: matching rows (-1: unknown) */
+    int64_t *rows;      /* per unit: live rows */
+    dl_sql_eval *cond;  /* NULL: every row matches */
+    dl_sql_eval **vals; /* UPDATE: each column's new value */
+    dl_batch *batch;
+    int64_t n_matched;
+    int64_t n_copied;
+    int64_t scan_ms;
+} pruned;
+
+static void
+pruned_free(pruned *pr) {
+    dl_sql_eval_free(pr->cond);
+    for (int32_t i = 0; pr->vals != NULL && i < pr->rw->t.schema->n_fields; i++) {
+        dl_sql_eval_free(pr->vals[i]);
+    }
+    dl_vec_batch_free(pr->batch);
+    dl_delta_scan_free(pr->scan);
+}
+
+/* The candidates: a scan of every column whose skipping predicate is the condition. */
+static dl_status
+plan_candidates(pruned *pr, dl_error *err) {
+    dl_sql_binder *b = pr->b;
+    rewrite *rw = pr->rw;
+    const dl_delta_pred *pred = NULL;
+    if (rw->cond != NULL) {
+        int32_t n = rw->t.schema->n_fields;
+        int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+        DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
+        for (int32_t i = 0; i < n; i++) {
+            cols[i] = i;
+        }
+        dl_sql_scan fake = {.source = DL_SQL_SCAN_DELTA,
+                            .table_name = rw->t.display,
+                            .snapshot = rw->t.snap,
+                            .table_schema = rw->t.schema,
+                            .columns = cols,
+                            .n_columns = n,
+                            .filters = &rw->cond,
+                            .n_filters = 1,
+                            .limit = -1};
+        pred = dl_sql_scan_predicate(b->arena, &fake);
+    }
+    dl_delta_scan_options opts = {.predicate = pred, .alloc = b->exec->alloc};
+    DL_TRY_CTX(dl_delta_scan_new(rw->t.snap, &opts, &pr->scan, err), err, "table %s",
+               rw->t.display);
+    pr->n_units = dl_delta_scan_unit_count(pr->scan);
+    pr->matched = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
+    pr->rows = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
+    DL_CHECK(pr->matched != NULL && pr->rows != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_vec_batch_new(b->exec->alloc, dl_delta_scan_schema(pr->scan), DL_BATCH_CAPACITY,
+                            &pr->batch, err);
+}
+
+/* Counts unit u's live rows and, with count_matches, its matching rows. */
+static dl_status
+count_unit(pruned *pr, size_t u, bool count_matches, dl_error *err) {
+    dl_delta_scan_reader *rd = NULL;
+    DL_TRY(dl_delta_scan_reader_new(pr->scan, u, &rd, err));
+    dl_status s = DL_OK;
+    for (;;) {
+        s = dl_delta_scan_reader_next(rd, pr->batch, err);
+        if (s != DL_OK || pr->batch->count == 0) {
+            break;
+        }
+        pr->rows[u] += pr->batch->count;
+        if (count_matches && pr->cond != NULL) {
+            s = dl_sql_eval_select(pr->cond, pr->batch, err);
+        }
+        if (s != DL_OK) {
+            break;
+        }
+        pr->matched[u] += pr->batch->count;
+    }
+    dl_delta_scan_reader_free(rd);
+    return s;
+}
+
+/* Rows of a metadata-only delete: stats numRecords, or the rows read when it is unknown. */
+static dl_status
+count_metadata_only(pruned *pr, dl_error *err) {
+    dl_delta_stats_reader rd;
+    dl_delta_stats_reader_init(&rd, pr->b->exec->alloc);
+    dl_status s = DL_OK;
+    for (size_t u = 0; u < pr->n_units && s == DL_OK; u++) {
+        const dl_delta_file *f = dl_delta_scan_unit_file(pr->scan, u);
+        dl_delta_stats st;
+        bool has = false;
+        dl_error ignored;
+        if (f->dv == NULL &&
+            dl_delta_file_stats(pr->rw->t.snap, f, &rd, &st, &has, &ignored) == DL_OK && has &&
+            st.has_num_records) {
+            pr->rows[u] = st.num_records;
+            pr->matched[u] = st.num_records;
+        } else {
+            s = count_unit(pr, u, false, err);
+        }
+    }
+    dl_delta_stats_reader_destroy(&rd);
+    return s;
+}
+
+/* Pass 1: which candidates hold a matching row, and how many. */
+static dl_status
+find_touched(pruned *pr, dl_error *err) {
+    int64_t start = clock_ms();
+    if (pr->is_metadata_only) {
+        DL_TRY(count_metadata_only(pr, err));
+    } else {
+        for (size_t u = 0; u < pr->n_units; u++) {
+            DL_TRY(count_unit(pr, u, true, err));
+        }
+    }
+    for (size_t u = 0; u < pr->n_units; u++) {
+        pr->n_matched += pr->matched[u];
+        pr->n_copied += pr->matched[u] > 0 ? pr->rows[u] - pr->matched[u] : 0;
+    }
+    pr->scan_ms = clock_ms() - start;
+    return DL_OK;
+}
+
+/* DELETE: writes the rows of the batch whose condition is not TRUE. */
+static dl_status
+write_kept(pruned *pr, dl_ops_writer *w, uint32_t *sel, dl_error *err) {
+    dl_batch *in = pr->batch;
+    dl_vector *v = NULL;
+    DL_TRY(dl_sql_eval_run(pr->cond, in, &v, err));
+    int64_t kept = 0;
+    for (int64_t k = 0; k < in->count; k++) {
+        const dl_vector *flat = NULL;
+        int64_t i = dl_vec_resolve(v, k, &flat);
+        if (dl_vec_is_null(v, k) || !dl_vec_get_bool(flat, i)) {
+            sel[kept++] = (uint32_t)dl_vec_batch_row(in, k);
+        }
+    }
+    dl_vec_unref(v);
+    dl_batch view = {.schema = pr->rw->t.schema,
+                     .n_cols = in->n_cols,
+                     .cols = in->cols,
+                     .count = kept,
+                     .sel = sel,
+                     .alloc = in->alloc};
+    return kept > 0 ? dl_ops_writer_write(w, &view, err) : DL_OK;
+}
+
+/* UPDATE: writes every row of the batch with its new values. */
+static dl_status
+write_updated(pruned *pr, dl_ops_writer *w, dl_vector **outs, dl_error *err) {
+    int32_t n = pr->rw->t.schema->n_fields;
+    dl_status s = DL_OK;
+    int32_t made = 0;
+    for (; made < n && s == DL_OK; made++) {
+        s = dl_sql_eval_run(pr->vals[made], pr->batch, &outs[made], err);
+    }
+    if (s == DL_OK) {
+        dl_batch view = {.schema = pr->rw->t.schema,
+                         .n_cols = n,
+                         .cols = outs,
+                         .count = pr->batch->count,
+                         .alloc = pr->batch->alloc};
+        s = dl_ops_writer_write(w, &view, err);
+    }
+    for (int32_t i = 0; i < made; i++) {
+        dl_vec_unref(outs[i]);
+        outs[i] = NULL;
+    }
+    return s;
+}
+
+/* Pass 2: unit u's rows written back. */
+static dl_status
+rewrite_unit(pruned *pr, size_t u, dl_ops_writer *w, void *scratch, dl_error *err) {
+    dl_delta_scan_reader *rd = NULL;
+    DL_TRY(dl_delta_scan_reader_new(pr->scan, u, &rd, err));
+    dl_status s = DL_OK;
+    for (;;) {
+        s = dl_delta_scan_reader_next(rd, pr->batch, err);
+        if (s != DL_OK || pr->batch->count == 0) {
+            break;
+        }
+        s = pr->is_update ? write_updated(pr, w, scratch, err) : write_kept(pr, w, scratch, err);
+        if (s != DL_OK) {
+            break;
+        }
+    }
+    dl_delta_scan_reader_free(rd);
+    return s;
+}
+
+/* Pass 2 over the touched files; stages their removes. */
+static dl_status
+rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_files,
+                int64_t *out_bytes, dl_error *err) {
+    size_t cap = pr->is_update ? (size_t)pr->rw->t.schema->n_fields * sizeof(dl_vector *)
+                               : DL_BATCH_CAPACITY * sizeof(uint32_t);
+    void *scratch = dl_arena_alloc_zero(pr->b->arena, cap + sizeof(uint32_t));
+    DL_CHECK(scratch != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (size_t u = 0; u < pr->n_units; u++) {
+        if (pr->matched[u] == 0) {
+            continue;
+        }
+        const dl_delta_file *f = dl_delta_scan_unit_file(pr->scan, u);
+        if (!pr->is_metadata_only) {
+            DL_TRY(rewrite_unit(pr, u, w, scratch, err));
+        }
+        DL_TRY(dl_delta_tx_remove_snapshot_file(tx, f, true, err));
+        *out_files += 1;
+        *out_bytes += f->size > 0 ? f->size : 0;
+    }
+    return dl_ops_writer_finish(w, err);
+}
+
+static dl_status
+stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
+    rewrite *rw = pr->rw;
+    int64_t start = clock_ms();
+    int64_t n_removed = 0;
+    int64_t removed_bytes = 0;
+    dl_delta_tx_set_operation(tx, pr->is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
+    DL_TRY(param_predicate(pr->b, tx, rw->predicate, err));
+    DL_TRY(record_reads(pr->b, rw, tx, pr->scan, err));
+    DL_TRY(rewrite_touched(pr, tx, w, &n_removed, &removed_bytes, err));
+    DL_TRY(dl_ops_writer_stage(w, tx, false, err));
+    int64_t rewrite_ms = clock_ms() - start;
+    metric metrics[] = {
+        {"numRemovedFiles", n_removed},
+        {"numRemovedBytes", removed_bytes},
+        {"numCopiedRows", pr->n_copied},
+        {"numDeletionVectorsAdded", 0},
+        {"numDeletionVectorsRemoved", 0},
+        {"numAddedChangeFiles", 0},
+        {"executionTimeMs", clock_ms() - rw->start_ms},
+        {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
+        {"scanTimeMs", pr->scan_ms},
+        {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
+        {"numAddedBytes", dl_ops_writer_bytes(w)},
+        {"rewriteTimeMs", pr->is_metadata_only ? 0 : rewrite_ms},
+    };
+    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
+        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
+    }
+    return DL_OK;
+}
+
+/* Binds the evaluators: the condition, and for UPDATE each column's new value. */
+static dl_status
+prepare_evals(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
+    dl_sql_binder *b = pr->b;
+    if (pr->rw->cond != NULL && !pr->is_metadata_only) {
+        DL_TRY(dl_sql_eval_new(b->exec, pr->rw->cond, &pr->cond, err));
+    }
+    if (!pr->is_update) {
+        return DL_OK;
+    }
+    int32_t n = pr->rw->t.schema->n_fields;
+    pr->vals = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(dl_sql_eval *));
+    DL_CHECK(pr->vals != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        DL_TRY(dl_sql_eval_new(b->exec, exprs[i], &pr->vals[i], err));
+    }
+    return DL_OK;
+}
+
+static dl_status
+run_pruned_steps(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
+    DL_TRY(plan_candidates(pr, err));
+    DL_TRY(prepare_evals(pr, exprs, err));
+    DL_TRY(find_touched(pr, err));
+    if (pr->n_matched == 0) {
+        return DL_OK;
+    }
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(pr->rw->t.table, pr->rw->t.snap, NULL, &tx, err));
+    dl_ops_writer *w = NULL;
+    dl_status s = dl_sql_dml_writer(pr->b, &pr->rw->t, tx, &w, err);
+    if (s == DL_OK) {
+        s = stage_pruned(pr, tx, w, err);
+    }
+    if (s != DL_OK) {
+        dl_sql_dml_discard(tx, w);
+        return s;
+    }
+    return dl_sql_dml_commit(tx, w, err);
+}
+
+/*
+ * DELETE / UPDATE of only the files that hold a matching row (the file comment). exprs
+ * (UPDATE) are the columns' new values over the table's columns. Assumes: the condition has
+ * no subquery.
+ */
+static dl_status
+run_pruned(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, bool is_update, dl_error *err) {
+    pruned pr = {.b = b, .rw = rw, .is_update = is_update};
+    pr.is_metadata_only = !is_update && (rw->cond == NULL || is_exact_on_partitions(rw, rw->cond));
+    dl_status s = run_pruned_steps(&pr, exprs, err);
+    pruned_free(&pr);
+    return s;
+}
+
 /* exprs[i] = column i wherever it is still NULL. */
 static dl_status
 keep_columns(dl_sql_binder *b, const rewrite *rw, dl_sql_bexpr **exprs, dl_error *err) {
@@ -218,6 +753,9 @@ dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
     DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(keep_columns(b, rw, exprs, err));
+    if (!rw->is_shared) {
+        return run_pruned(b, rw, exprs, false, err);
+    }
     DL_TRY(project_with_code(b, rw, exprs, stmt->loc, err));
     return finish_rewrite(b, rw, 1u << CODE_COPY, false, err);
 }
@@ -275,6 +813,9 @@ dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         DL_TRY(assign_expr(b, rw, &stmt->u.update.assigns.items[i], exprs, err));
     }
     DL_TRY(keep_columns(b, rw, exprs, err));
+    if (!rw->is_shared) {
+        return run_pruned(b, rw, exprs, true, err);
+    }
     DL_TRY(project_with_code(b, rw, exprs, stmt->loc, err));
     return finish_rewrite(b, rw, (1u << CODE_COPY) | (1u << CODE_MATCHED), true, err);
 }

@@ -195,6 +195,41 @@ TEST(test_expired_tombstones_are_dropped_from_checkpoints) {
     tl_table_free(&t);
 }
 
+/* A file whose add sits in a Parquet checkpoint (stats not kept in memory) is removed with
+ * its stats, read back from the checkpoint row: the remove action carries them. */
+TEST(test_remove_after_checkpoint_carries_stats_from_the_checkpoint) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    dl_error err;
+    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, NULL, 0, NULL, 0, NULL, &err), &err);
+    CHECK_OK(append_range(&t, 1, 3, NULL, 0, NULL, &err), &err);
+    CHECK_OK(dl_delta_checkpoint_version(t.table, -1, 0, NULL, &err), &err);
+    dl_delta_snapshot *snap = tw_latest(&t, &err);
+    CHECK(snap != NULL);
+    const dl_delta_file *victim = NULL;
+    for (size_t k = 0; k < dl_delta_snapshot_file_count(snap); k++) {
+        if (dl_str_eq_cstr(dl_delta_snapshot_file(snap, k)->path, "f001.parquet")) {
+            victim = dl_delta_snapshot_file(snap, k);
+        }
+    }
+    CHECK(victim != NULL && victim->stats.len == 0 && victim->stats_source >= 0);
+    dl_delta_tx *tx = NULL;
+    CHECK_OK(dl_delta_tx_begin(t.table, snap, NULL, &tx, &err), &err);
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(tx, victim, true, &err), &err);
+    dl_delta_commit_result res;
+    CHECK_OK(dl_delta_tx_commit(tx, &res, &err), &err);
+    dl_delta_tx_free(tx);
+    dl_delta_snapshot_unref(snap);
+    char name[64];
+    (void)snprintf(name, sizeof(name), "%020lld.json", (long long)res.version);
+    char text[8192];
+    CHECK(tw_read_log_file(&t, name, text, sizeof(text)));
+    const char *remove = strstr(text, "{\"remove\"");
+    CHECK(remove != NULL && strstr(remove, "numRecords\\\":2") != NULL);
+    CHECK_LOG(&t);
+    tl_table_free(&t);
+}
+
 /* Reads the checkpoint of version into a batch (one batch: small tables). */
 typedef struct ckpt_read {
     dl_pq_file *file;
@@ -505,6 +540,7 @@ TEST(test_cleanup_keeps_time_travel_by_timestamp_inside_the_window) {
 
 int
 main(void) {
+    RUN(test_remove_after_checkpoint_carries_stats_from_the_checkpoint);
     RUN(test_commit_at_interval_writes_checkpoint_and_last_checkpoint);
     RUN(test_checkpoint_interval_property_sets_the_cadence);
     RUN(test_on_demand_checkpoint_never_moves_last_checkpoint_back);

@@ -6,6 +6,7 @@
  * failed statement left the table, and its folder, as they were.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ wh_open(wh *w) {
 
 static void
 wh_close(wh *w) {
-    (void)deltalite_close(w->db);
+    if (deltalite_close(w->db) != DELTALITE_OK) {
+        printf("  close: %s\n", deltalite_error_message(w->db));
+    }
     tl_table_free(&w->root);
 }
 
@@ -200,6 +203,168 @@ TEST(test_insert_errors_name_the_column) {
     wh_close(&w);
 }
 
+/* Removes from disk the data files that version `version` of table name added (path LIKE
+ * pattern); returns how many. */
+static int
+remove_added_files(wh *w, const char *name, int64_t version, const char *like) {
+    char sql[512];
+    (void)snprintf(sql, sizeof(sql),
+                   "SELECT path FROM delta_log('%s') WHERE version = %lld AND action = 'add' AND "
+                   "path LIKE '%s'",
+                   name, (long long)version, like);
+    deltalite_result *r = NULL;
+    int n = 0;
+    bool has = false;
+    if (deltalite_query(w->db, sql, &r) != DELTALITE_OK) {
+        printf("  %s -> %s\n", sql, deltalite_error_message(w->db));
+        return -1;
+    }
+    while (deltalite_result_next_row(r, &has) == DELTALITE_OK && has) {
+        const char *path = NULL;
+        char full[1024];
+        if (deltalite_result_get_text(r, 0, &path, NULL) != DELTALITE_OK || path == NULL) {
+            break;
+        }
+        (void)snprintf(full, sizeof(full), "%s/%s/%s", w->root.dir, name, path);
+        n += remove(full) == 0 ? 1 : 0;
+    }
+    deltalite_result_free(r);
+    return n;
+}
+
+TEST(test_delete_does_not_read_files_that_statistics_rule_out) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE s AS SELECT id, id * 10 AS v FROM range(0, 10) AS r(id)"));
+    CHECK(run(&w, "INSERT INTO s SELECT id, id * 10 FROM range(100, 110) AS r(id)"));
+    /* The second file is gone: a DELETE that read it would fail with NOT_FOUND. */
+    CHECK_INT_EQ(remove_added_files(&w, "s", 1, "%"), 1);
+    CHECK(run(&w, "DELETE FROM s WHERE id = 4"));
+    CHECK(run(&w, "UPDATE s SET v = 0 WHERE id < 2"));
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numRemovedFiles'] AS INT) * 100 + "
+                            "CAST(operationMetrics['numCopiedRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY s) WHERE version = 2"),
+                 109);
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numUpdatedRows'] AS INT) * 100 + "
+                            "CAST(operationMetrics['numCopiedRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY s) WHERE version = 3"),
+                 207);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM delta_log('s') WHERE version = 1 AND action = "
+                            "'add' AND path IN (SELECT path FROM delta_log('s') WHERE action = "
+                            "'remove')"),
+                 0);
+    wh_close(&w);
+}
+
+TEST(test_partition_delete_is_metadata_only) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE m USING DELTA PARTITIONED BY (p) AS SELECT id, CAST(id % 3 AS "
+                  "STRING) AS p FROM range(0, 30) AS r(id)"));
+    CHECK(run(&w, "INSERT INTO m SELECT id, CAST(id % 3 AS STRING) FROM range(30, 60) AS r(id)"));
+    /* The partition's files are gone from disk: only a metadata-only delete succeeds. */
+    CHECK_INT_EQ(remove_added_files(&w, "m", 0, "p=2/%") + remove_added_files(&w, "m", 1, "p=2/%"),
+                 2);
+    CHECK(run(&w, "DELETE FROM m WHERE p = '2'"));
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numDeletedRows'] AS INT) * 100 + "
+                            "CAST(operationMetrics['numRemovedFiles'] AS INT) * 10 + "
+                            "CAST(operationMetrics['numAddedFiles'] AS INT) FROM "
+                            "(DESCRIBE HISTORY m) WHERE version = 2"),
+                 2020);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM m"), 40);
+    CHECK(run(&w, "DELETE FROM m WHERE p = '1' AND id = 1"));
+    CHECK(run(&w, "MERGE INTO m USING (SELECT 1000 AS id, '7' AS p) s ON m.id = s.id "
+                  "WHEN NOT MATCHED THEN INSERT *"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM delta_log('m') WHERE version = 4 AND action = "
+                            "'remove'"),
+                 0);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM m"), 40);
+    tl_table t;
+    CHECK(table_open(&w, "m", &t));
+    CHECK_LOG(&t);
+    table_close(&t);
+    wh_close(&w);
+}
+
+TEST(test_merge_with_two_source_rows_for_one_target_row_fails) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE g AS SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(id, s)"));
+    CHECK(deltalite_exec(w.db, "MERGE INTO g USING (SELECT 1 AS id, 'x' AS s UNION ALL SELECT 1, "
+                               "'y') src ON g.id = src.id WHEN MATCHED THEN UPDATE SET *") !=
+          DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(w.db),
+                 "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE") != NULL);
+    CHECK(strstr(deltalite_error_message(w.db), "g") != NULL);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY g)"), 0);
+    /* One source row per target row is fine, and so is an unconditional DELETE. */
+    CHECK(run(&w, "MERGE INTO g USING (SELECT 1 AS id UNION ALL SELECT 1) src ON g.id = src.id "
+                  "WHEN MATCHED THEN DELETE"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM g"), 1);
+    wh_close(&w);
+}
+
+/* A writer thread: runs the statements of its kind on its own handle until one fails. */
+typedef struct racer {
+    deltalite_db *db;
+    bool is_delete;
+    int n_ok;
+    char error[512];
+} racer;
+
+static void *
+race(void *arg) {
+    racer *r = arg;
+    for (int i = 0; i < 12; i++) {
+        char sql[160];
+        if (r->is_delete) {
+            (void)snprintf(sql, sizeof(sql), "DELETE FROM c WHERE p = 'a' AND id = %d", i);
+        } else {
+            (void)snprintf(sql, sizeof(sql), "INSERT INTO c VALUES (%d, 'b')", 1000 + i);
+        }
+        if (deltalite_exec(r->db, sql) != DELTALITE_OK) {
+            (void)snprintf(r->error, sizeof(r->error), "%s -> %s", sql,
+                           deltalite_error_message(r->db));
+            break;
+        }
+        r->n_ok++;
+    }
+    return NULL;
+}
+
+/*
+ * DELETEs of partition a and blind appends to partition b race from two handles: the DELETE
+ * records only partition a as read, so no append conflicts with it (with the whole table
+ * recorded as read, an append that wins first fails the DELETE with
+ * ConcurrentAppendException under the default Serializable level).
+ */
+TEST(test_concurrent_blind_append_to_another_partition_does_not_conflict) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE c USING DELTA PARTITIONED BY (p) AS SELECT id, 'a' AS p FROM "
+                  "range(0, 40) AS r(id)"));
+    racer del = {.is_delete = true};
+    racer app = {.is_delete = false};
+    CHECK(deltalite_open(w.root.dir, NULL, &del.db) == DELTALITE_OK);
+    CHECK(deltalite_open(w.root.dir, NULL, &app.db) == DELTALITE_OK);
+    pthread_t t1;
+    pthread_t t2;
+    CHECK(pthread_create(&t1, NULL, race, &del) == 0);
+    CHECK(pthread_create(&t2, NULL, race, &app) == 0);
+    (void)pthread_join(t1, NULL);
+    (void)pthread_join(t2, NULL);
+    (void)deltalite_close(del.db);
+    (void)deltalite_close(app.db);
+    if (del.error[0] != '\0' || app.error[0] != '\0') {
+        printf("  %s\n  %s\n", del.error, app.error);
+    }
+    CHECK_INT_EQ(del.n_ok, 12);
+    CHECK_INT_EQ(app.n_ok, 12);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c"), 40);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY c)"), 24);
+    wh_close(&w);
+}
+
 int
 main(void) {
     RUN(test_every_statement_writes_a_log_the_checker_accepts);
@@ -207,5 +372,9 @@ main(void) {
     RUN(test_failed_statement_leaves_table_and_folder_unchanged);
     RUN(test_delete_matching_nothing_commits_nothing);
     RUN(test_insert_errors_name_the_column);
+    RUN(test_delete_does_not_read_files_that_statistics_rule_out);
+    RUN(test_partition_delete_is_metadata_only);
+    RUN(test_merge_with_two_source_rows_for_one_target_row_fails);
+    RUN(test_concurrent_blind_append_to_another_partition_does_not_conflict);
     return harness_finish();
 }
