@@ -62,6 +62,23 @@ probe_length(const dl_sql_join_local *l) {
     return in->sel != NULL && in->count > 0 ? (int64_t)in->sel[in->count - 1] + 1 : in->count;
 }
 
+/* ---- right columns ------------------------------------------------------------------------- */
+
+dl_status
+dl_sql_join_right_col(const dl_sql_join_state *st, dl_sql_join_local *l, int32_t c,
+                      const uint32_t *idx, const uint8_t *is_null, int64_t n, dl_vector **out,
+                      dl_error *err) {
+    const dl_sql_join_build *b = &st->build;
+    const uint16_t *codes = b->codes != NULL ? b->codes[c] : NULL;
+    if (codes == NULL) {
+        return dl_sql_dict_new(b->rows.cols[c], idx, is_null, n, out, err);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        l->code_idx[i] = codes[idx[i]];
+    }
+    return dl_sql_dict_new(b->small_dict[c], l->code_idx, is_null, n, out, err);
+}
+
 /* ---- loading a probe batch ----------------------------------------------------------------- */
 
 static void
@@ -86,7 +103,9 @@ load_probe(dl_sql_operator *op, dl_sql_join_local *l, bool *out_has_rows, dl_err
     for (int32_t k = 0; k < st->join->n_keys; k++) {
         DL_TRY(dl_sql_eval_run(l->key_evals[k], l->in, &l->keys[k], err));
         dl_vec_unify(l->keys[k], count, &l->ukeys[k]);
-        dl_sql_hash_vec(l->keys[k], count, l->hashes, k == 0);
+        if (st->build.direct == NULL) {
+            dl_sql_hash_vec(l->keys[k], count, l->hashes, k == 0);
+        }
     }
     dl_sql_join_probe(st, l, count);
     memset(l->matched, 0, (size_t)count);
@@ -128,7 +147,7 @@ direct_right_cols(dl_sql_join_state *st, dl_sql_join_local *l, dl_batch *out, in
     }
     for (int32_t c = 0; c < st->n_right; c++) {
         dl_vector *v;
-        DL_TRY(dl_sql_dict_new(b->rows.cols[c], l->rows, l->is_null, length, &v, err));
+        DL_TRY(dl_sql_join_right_col(st, l, c, l->rows, l->is_null, length, &v, err));
         dl_vec_batch_set_col(out, st->n_left + c, v);
     }
     return DL_OK;
@@ -208,7 +227,7 @@ pairs_batch(dl_sql_join_state *st, dl_sql_join_local *l, int64_t n, dl_batch *ta
     }
     for (int32_t c = 0; c < st->n_right; c++) {
         dl_vector *v;
-        DL_TRY(dl_sql_dict_new(st->build.rows.cols[c], l->pb, NULL, n, &v, err));
+        DL_TRY(dl_sql_join_right_col(st, l, c, l->pb, NULL, n, &v, err));
         dl_vec_batch_set_col(target, st->n_left + c, v);
     }
     dl_vec_batch_set_count(target, n);
@@ -444,7 +463,7 @@ emit_build(dl_sql_join_state *st, dl_sql_join_local *l, dl_batch *out, dl_error 
     }
     for (int32_t c = 0; c < st->n_right; c++) {
         dl_vector *v;
-        DL_TRY(dl_sql_dict_new(b->rows.cols[c], l->pb, NULL, n, &v, err));
+        DL_TRY(dl_sql_join_right_col(st, l, c, l->pb, NULL, n, &v, err));
         dl_vec_batch_set_col(out, st->n_left + c, v);
     }
     dl_vec_batch_set_count(out, n);

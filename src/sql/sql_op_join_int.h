@@ -26,6 +26,13 @@
  * key that is not null-safe (<=>) never match and are not inserted; they are listed in
  * null_rows.
  *
+ * A single integer key whose values span few more values than the build side has rows (the
+ * common dense id) gets a direct table instead: one 32-bit word per value between the
+ * smallest and the largest key, the group's first row + 1 with bit 31 set when the group has
+ * more rows (build sides of fewer than 2^31 rows only). A probe then reads four bytes at a
+ * computed place, with no hash, no salt and no key comparison, in a table a quarter of the
+ * size of the hashed one.
+ *
  * Large tables are built in parallel: the slot array is cut into one range per task, and task
  * p inserts the rows whose home slot lies in its range, in row order, writing only slots of its
  * range (rows of one key share a home, hence a task). A row whose probe would leave the range
@@ -53,6 +60,13 @@
  * output is the probe batch itself (its columns shared, its selection narrowed) plus DICT
  * right columns indexed by physical row: no per-pair work at all.
  *
+ * A right column with few distinct values (at most DL_SQL_JOIN_CODE_MAX, no NULLs) is also
+ * coded after the drain: a small FLAT dictionary of its values and a 16-bit code per build
+ * row. Its output columns are then DICT vectors over the small dictionary, indexed by the
+ * codes of the build rows: a probe reads two bytes of a compact array instead of a value of a
+ * long column, and a later aggregation grouping by the column finds a dictionary it can use
+ * directly (sql_agg_ht.c). The long column stays for the columns that are not coded.
+ *
  * RIGHT and FULL joins mark matched build rows (relaxed atomic bytes, so parallel probes may
  * mark the same row); the thread whose probe input ends last, counted against the threads
  * that started, emits the unmatched build rows once.
@@ -69,6 +83,12 @@
 #define DL_SQL_JT_SALT_SHIFT 33
 #define DL_SQL_JT_DUP        (UINT64_C(1) << 32)
 #define DL_SQL_JT_ROW_MASK   UINT64_C(0xFFFFFFFF)
+#define DL_SQL_JT_DIRECT_DUP (UINT32_C(1) << 31)
+
+/* Right columns with at most this many distinct values are coded (see above). */
+#define DL_SQL_JOIN_CODE_MAX 4096
+/* ... when the build side has at least this many rows. */
+#define DL_SQL_JOIN_CODE_MIN_ROWS 256
 
 /* One draining thread's rows and their hashes. */
 typedef struct dl_sql_join_part {
@@ -89,16 +109,21 @@ typedef struct dl_sql_join_build {
     dl_vector **key_vecs; /* key columns of rows (references into rows.cols) */
     uint64_t *hashes;     /* per row, while building */
     int64_t cap_hashes;
-    uint64_t *slots;     /* the table (see above); NULL without keys */
-    uint64_t mask;       /* slots - 1 */
-    int32_t stride;      /* words per slot: 2 when the key itself follows the slot word */
-    bool is_int_key;     /* one integer key that is not null-safe, kept in the table */
+    uint64_t *slots;  /* the table (see above); NULL without keys */
+    uint64_t mask;    /* slots - 1 */
+    int32_t stride;   /* words per slot: 2 when the key itself follows the slot word */
+    bool is_int_key;  /* one integer key that is not null-safe, kept in the table */
+    uint32_t *direct; /* dense integer keys: per key - direct_min, first row + 1 | DUP */
+    int64_t direct_min;
+    uint64_t direct_len; /* entries of direct */
     uint32_t *next;      /* per row: next row of its group + 1 */
     uint32_t *null_rows; /* rows with a NULL in a key that is not null-safe */
     int64_t n_null_rows;
     int64_t cap_null_rows;
     _Atomic(unsigned char) *matched; /* RIGHT/FULL: per row */
     void *matched_mem;               /* the same memory, to free */
+    uint16_t **codes;                /* per right column: each row's code, or NULL (see above) */
+    dl_vector **small_dict;          /* per right column: the values of the codes, or NULL */
 } dl_sql_join_build;
 
 /* The join's global state. */
@@ -142,13 +167,14 @@ typedef struct dl_sql_join_local {
     bool is_in_chain;  /* pos was loaded for k */
     int64_t build_pos; /* EMIT_BUILD cursor */
     uint64_t hashes[DL_BATCH_CAPACITY];
-    uint32_t head[DL_BATCH_CAPACITY];    /* per live row: first candidate + 1, 0 none */
-    uint8_t null_key[DL_BATCH_CAPACITY]; /* per live row: a non-null-safe key is NULL */
-    uint8_t matched[DL_BATCH_CAPACITY];  /* per live row: pairs that passed */
-    uint32_t pk[DL_BATCH_CAPACITY];      /* pairs: live probe row */
-    uint32_t pb[DL_BATCH_CAPACITY];      /* pairs: build row */
-    uint32_t rows[DL_BATCH_CAPACITY];    /* scratch: physical rows */
-    uint8_t is_null[DL_BATCH_CAPACITY];  /* scratch */
+    uint32_t head[DL_BATCH_CAPACITY];     /* per live row: first candidate + 1, 0 none */
+    uint8_t null_key[DL_BATCH_CAPACITY];  /* per live row: a non-null-safe key is NULL */
+    uint8_t matched[DL_BATCH_CAPACITY];   /* per live row: pairs that passed */
+    uint32_t pk[DL_BATCH_CAPACITY];       /* pairs: live probe row */
+    uint32_t pb[DL_BATCH_CAPACITY];       /* pairs: build row */
+    uint32_t rows[DL_BATCH_CAPACITY];     /* scratch: physical rows */
+    uint8_t is_null[DL_BATCH_CAPACITY];   /* scratch */
+    uint32_t code_idx[DL_BATCH_CAPACITY]; /* scratch: small dictionary indices */
 } dl_sql_join_local;
 
 /* ---- build side (sql_op_join_table.c) ---- */
@@ -157,6 +183,13 @@ typedef struct dl_sql_join_local {
 DL_NODISCARD dl_status dl_sql_join_build_run(dl_sql_join_state *st, dl_sql_operator *right,
                                              dl_error *err);
 void dl_sql_join_build_free(dl_sql_join_state *st);
+
+/* The right column c of build rows idx[0..n) as a new DICT vector (NULL where is_null, when
+ * is_null is not NULL): over the column's small dictionary when it is coded, else over the
+ * column itself. Uses l->code_idx as scratch; idx may not be l->code_idx. */
+DL_NODISCARD dl_status dl_sql_join_right_col(const dl_sql_join_state *st, dl_sql_join_local *l,
+                                             int32_t c, const uint32_t *idx, const uint8_t *is_null,
+                                             int64_t n, dl_vector **out, dl_error *err);
 
 /* Finds each live row's group: l->head, l->null_key, l->has_dups (keys evaluated and
  * unified in l). */

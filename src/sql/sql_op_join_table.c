@@ -11,6 +11,12 @@
 
 /* Below this many build rows the table is built on one thread. */
 #define PARALLEL_BUILD_MIN (INT64_C(1) << 16)
+/* A direct table is built when the keys span fewer than rows * DIRECT_SPREAD + DIRECT_SLACK
+ * values. */
+#define DIRECT_SPREAD 4
+#define DIRECT_SLACK  1024
+/* From this many build rows on, probes prefetch the right columns of matched rows. */
+#define PREFETCH_PAYLOAD_MIN (INT64_C(1) << 16)
 
 /* ---- draining the build side --------------------------------------------------------------- */
 
@@ -433,8 +439,85 @@ insert_all(dl_sql_join_state *st, insert_task *tasks, int parts, dl_error *err) 
     return DL_OK;
 }
 
+/* The smallest and largest non-NULL key of a one-integer-key build side; false when every
+ * key is NULL. */
+static bool
+key_range(const dl_sql_join_state *st, int64_t *out_lo, int64_t *out_hi) {
+    const dl_sql_join_build *b = &st->build;
+    const dl_vector *kv = b->key_vecs[0];
+    dl_vec_phys phys = st->key_phys[0];
+    int64_t lo = INT64_MAX;
+    int64_t hi = INT64_MIN;
+    for (int64_t row = 0; row < b->rows.count; row++) {
+        if (kv->validity != NULL && !dl_vec_bit_get(kv->validity, row)) {
+            continue;
+        }
+        int64_t x = int_at(phys, kv->data, row);
+        lo = DL_MIN(lo, x);
+        hi = DL_MAX(hi, x);
+    }
+    *out_lo = lo;
+    *out_hi = hi;
+    return lo <= hi;
+}
+
+/* Fills the direct table (sql_op_join_int.h) in row order; rows with a NULL key are listed in
+ * null_rows. */
 static dl_status
-build_table(dl_sql_join_state *st, dl_error *err) {
+fill_direct(dl_sql_join_state *st, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    const dl_vector *kv = b->key_vecs[0];
+    dl_vec_phys phys = st->key_phys[0];
+    for (int64_t row = 0; row < b->rows.count; row++) {
+        if (kv->validity != NULL && !dl_vec_bit_get(kv->validity, row)) {
+            DL_TRY(note_row(st->exec->alloc, &b->null_rows, &b->n_null_rows, &b->cap_null_rows, row,
+                            err));
+            continue;
+        }
+        uint64_t d = (uint64_t)int_at(phys, kv->data, row) - (uint64_t)b->direct_min;
+        uint32_t *at = &b->direct[d];
+        if (*at == 0) {
+            *at = (uint32_t)(row + 1);
+            continue;
+        }
+        uint32_t head = (*at & ~DL_SQL_JT_DIRECT_DUP) - 1;
+        b->next[row] = b->next[head];
+        b->next[head] = (uint32_t)(row + 1);
+        *at |= DL_SQL_JT_DIRECT_DUP;
+        st->has_dup_groups = true;
+    }
+    return DL_OK;
+}
+
+/* Builds a direct table when the side has one integer key whose values are dense enough;
+ * *out_done says whether it did. */
+static dl_status
+build_direct(dl_sql_join_state *st, bool *out_done, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    int64_t n = b->rows.count;
+    *out_done = false;
+    int64_t lo;
+    int64_t hi;
+    if (!b->is_int_key || n >= (int64_t)DL_SQL_JT_DIRECT_DUP ||
+        b->key_vecs[0]->layout != DL_VEC_FLAT || !key_range(st, &lo, &hi)) {
+        return DL_OK;
+    }
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    if (span >= (uint64_t)n * DIRECT_SPREAD + DIRECT_SLACK) {
+        return DL_OK;
+    }
+    b->direct_len = span + 1; /* before allocating: the free path sizes direct by it */
+    b->direct = dl_mem_alloc_zero(st->exec->alloc, b->direct_len * sizeof(uint32_t));
+    DL_CHECK(b->direct != NULL, err, DL_ERR_NOMEM,
+             "out of memory building a join table of %lld rows", (long long)n);
+    b->direct_min = lo;
+    *out_done = true;
+    return fill_direct(st, err);
+}
+
+/* The hashed table (sql_op_join_int.h). */
+static dl_status
+build_hashed(dl_sql_join_state *st, dl_error *err) {
     dl_sql_join_build *b = &st->build;
     int64_t n = b->rows.count;
     uint64_t cap = 1024;
@@ -442,16 +525,10 @@ build_table(dl_sql_join_state *st, dl_error *err) {
         cap *= 2;
     }
     const dl_allocator *alloc = st->exec->alloc;
-    const dl_sql_join *j = st->join;
-    dl_vec_phys kp = st->key_phys[0];
-    b->is_int_key = j->n_keys == 1 && !j->is_null_equal[0] &&
-                    (kp == DL_VEC_PHYS_I8 || kp == DL_VEC_PHYS_I16 || kp == DL_VEC_PHYS_I32 ||
-                     kp == DL_VEC_PHYS_I64);
     b->stride = b->is_int_key ? 2 : 1;
     b->mask = cap - 1; /* before allocating: the free path sizes slots by it */
     b->slots = dl_mem_alloc_zero(alloc, cap * (uint64_t)b->stride * sizeof(uint64_t));
-    b->next = dl_mem_alloc_zero(alloc, (size_t)DL_MAX(n, 1) * sizeof(uint32_t));
-    DL_CHECK(b->slots != NULL && b->next != NULL, err, DL_ERR_NOMEM,
+    DL_CHECK(b->slots != NULL, err, DL_ERR_NOMEM,
              "out of memory building a join table of %lld rows", (long long)n);
     int parts = n >= PARALLEL_BUILD_MIN && st->exec->pool != NULL ? st->exec->n_threads : 1;
     insert_task *tasks = dl_mem_alloc_zero(alloc, (size_t)parts * sizeof(*tasks));
@@ -461,9 +538,180 @@ build_table(dl_sql_join_state *st, dl_error *err) {
         dl_mem_free(alloc, tasks[p].spill, (size_t)tasks[p].cap_spill * sizeof(uint32_t));
     }
     dl_mem_free(alloc, tasks, (size_t)parts * sizeof(*tasks));
+    return s;
+}
+
+static dl_status
+build_table(dl_sql_join_state *st, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    int64_t n = b->rows.count;
+    const dl_allocator *alloc = st->exec->alloc;
+    const dl_sql_join *j = st->join;
+    dl_vec_phys kp = st->key_phys[0];
+    b->is_int_key = j->n_keys == 1 && !j->is_null_equal[0] &&
+                    (kp == DL_VEC_PHYS_I8 || kp == DL_VEC_PHYS_I16 || kp == DL_VEC_PHYS_I32 ||
+                     kp == DL_VEC_PHYS_I64);
+    b->next = dl_mem_alloc_zero(alloc, (size_t)DL_MAX(n, 1) * sizeof(uint32_t));
+    DL_CHECK(b->next != NULL, err, DL_ERR_NOMEM, "out of memory building a join table of %lld rows",
+             (long long)n);
+    bool is_direct;
+    dl_status s = build_direct(st, &is_direct, err);
+    if (s == DL_OK && !is_direct) {
+        s = build_hashed(st, err);
+    }
     dl_mem_free(alloc, b->hashes, (size_t)b->cap_hashes * sizeof(uint64_t));
     b->hashes = NULL;
     b->cap_hashes = 0;
+    return s;
+}
+
+/* ---- small dictionaries of right columns --------------------------------------------------- */
+
+#define CODE_SLOTS (2 * DL_SQL_JOIN_CODE_MAX) /* a power of two */
+
+/* Bytes of one value of a fixed-width physical type; 0 for the others. */
+static size_t
+fixed_width(dl_vec_phys phys) {
+    switch (phys) {
+    case DL_VEC_PHYS_I8:
+        return 1;
+    case DL_VEC_PHYS_I16:
+        return 2;
+    case DL_VEC_PHYS_I32:
+    case DL_VEC_PHYS_F32:
+        return 4;
+    case DL_VEC_PHYS_I64:
+    case DL_VEC_PHYS_F64:
+        return 8;
+    case DL_VEC_PHYS_I128:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+/* Hash of the bytes of element row of the FLAT vector col (width w, 0 for views). */
+static inline uint64_t
+code_hash(const dl_vector *col, size_t w, int64_t row) {
+    if (w == 0) {
+        dl_str s = dl_vec_get_str(col, row);
+        return dl_hash_bytes(s.ptr, s.len, 0);
+    }
+    return dl_hash_bytes((const char *)col->data + (size_t)row * w, w, 0);
+}
+
+/* Elements a and b of col are the same bytes (floats by bits: -0.0 and NaNs stay apart). */
+static inline bool
+code_equal(const dl_vector *col, size_t w, int64_t a, int64_t b) {
+    if (w == 0) {
+        const dl_vec_view *v = col->data;
+        return dl_vec_view_equal(col, v + a, col, v + b);
+    }
+    const char *d = col->data;
+    return memcmp(d + (size_t)a * w, d + (size_t)b * w, w) == 0;
+}
+
+/* One right column to code. */
+typedef struct code_task {
+    const dl_sql_join_state *st;
+    int32_t col;
+    uint16_t *codes; /* out: per build row, NULL when the column is not coded */
+    dl_vector *dict; /* out: the distinct values, in order of first appearance */
+    uint16_t *table; /* scratch: CODE_SLOTS slots of code + 1 (0 empty) */
+    uint32_t *first; /* scratch: per code, its first row */
+} code_task;
+
+/* Codes every row of the column; false (codes left partial) on the DL_SQL_JOIN_CODE_MAX + 1st
+ * distinct value. *out_n: the number of distinct values. */
+static bool
+code_rows(code_task *t, const dl_vector *col, size_t w, int64_t n, int32_t *out_n) {
+    int32_t n_codes = 0;
+    for (int64_t row = 0; row < n; row++) {
+        uint64_t pos = code_hash(col, w, row) & (CODE_SLOTS - 1);
+        for (;;) {
+            uint16_t e = t->table[pos];
+            if (e == 0) {
+                if (n_codes == DL_SQL_JOIN_CODE_MAX) {
+                    return false;
+                }
+                t->first[n_codes] = (uint32_t)row;
+                t->table[pos] = (uint16_t)(n_codes + 1);
+                t->codes[row] = (uint16_t)n_codes++;
+                break;
+            }
+            if (code_equal(col, w, t->first[e - 1], row)) {
+                t->codes[row] = (uint16_t)(e - 1);
+                break;
+            }
+            pos = (pos + 1) & (CODE_SLOTS - 1);
+        }
+    }
+    *out_n = n_codes;
+    return true;
+}
+
+static dl_status
+code_column(void *arg, dl_error *err) {
+    code_task *t = arg;
+    const dl_sql_join_build *b = &t->st->build;
+    const dl_allocator *alloc = t->st->exec->alloc;
+    const dl_vector *col = b->rows.cols[t->col];
+    dl_vec_phys phys = dl_vec_type_phys(col->type);
+    size_t w = fixed_width(phys);
+    int64_t n = b->rows.count;
+    if (col->layout != DL_VEC_FLAT || col->validity != NULL ||
+        (w == 0 && phys != DL_VEC_PHYS_VIEW)) {
+        return DL_OK;
+    }
+    t->codes = dl_mem_alloc(alloc, (size_t)n * sizeof(uint16_t));
+    t->table = dl_mem_alloc_zero(alloc, (size_t)CODE_SLOTS * sizeof(uint16_t));
+    t->first = dl_mem_alloc(alloc, (size_t)DL_SQL_JOIN_CODE_MAX * sizeof(uint32_t));
+    DL_CHECK(t->codes != NULL && t->table != NULL && t->first != NULL, err, DL_ERR_NOMEM,
+             "out of memory coding a join's build column");
+    int32_t n_codes = 0;
+    if (!code_rows(t, col, w, n, &n_codes)) {
+        dl_mem_free(alloc, t->codes, (size_t)n * sizeof(uint16_t));
+        t->codes = NULL;
+        return DL_OK;
+    }
+    DL_TRY(dl_vec_new(alloc, col->type, n_codes, &t->dict, err));
+    return dl_vec_copy_sel(t->dict, col, t->first, n_codes, err);
+}
+
+/* Codes the right columns with few distinct values (large enough build sides only). */
+static dl_status
+code_columns(dl_sql_join_state *st, dl_error *err) {
+    dl_sql_join_build *b = &st->build;
+    int32_t n = st->n_right;
+    if (b->rows.count < DL_SQL_JOIN_CODE_MIN_ROWS || n == 0) {
+        return DL_OK;
+    }
+    dl_arena *arena = st->exec->arena;
+    b->codes = dl_arena_alloc_zero(arena, (size_t)n * sizeof(uint16_t *));
+    b->small_dict = dl_arena_alloc_zero(arena, (size_t)n * sizeof(dl_vector *));
+    code_task *tasks = dl_mem_alloc_zero(st->exec->alloc, (size_t)n * sizeof(*tasks));
+    if (b->codes == NULL || b->small_dict == NULL || tasks == NULL) {
+        dl_mem_free(st->exec->alloc, tasks, (size_t)n * sizeof(*tasks));
+        b->codes = NULL;
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory coding a join's build columns");
+    }
+    for (int32_t c = 0; c < n; c++) {
+        tasks[c] = (code_task){.st = st, .col = c};
+    }
+    dl_status s = dl_sql_exec_parallel(st->exec, code_column, tasks, sizeof(*tasks), n, err);
+    for (int32_t c = 0; c < n; c++) {
+        code_task *t = &tasks[c];
+        dl_mem_free(st->exec->alloc, t->table, (size_t)CODE_SLOTS * sizeof(uint16_t));
+        dl_mem_free(st->exec->alloc, t->first, (size_t)DL_SQL_JOIN_CODE_MAX * sizeof(uint32_t));
+        if (t->codes != NULL && t->dict != NULL) {
+            b->codes[c] = t->codes;
+            b->small_dict[c] = t->dict;
+        } else {
+            dl_mem_free(st->exec->alloc, t->codes, (size_t)b->rows.count * sizeof(uint16_t));
+            dl_vec_unref(t->dict);
+        }
+    }
+    dl_mem_free(st->exec->alloc, tasks, (size_t)n * sizeof(*tasks));
     return s;
 }
 
@@ -512,6 +760,7 @@ dl_sql_join_build_run(dl_sql_join_state *st, dl_sql_operator *right, dl_error *e
     if (st->join->n_keys > 0) {
         DL_TRY(build_table(st, err));
     }
+    DL_TRY(code_columns(st, err));
     dl_sql_join_type t = st->join->type;
     if (t == DL_SQL_JOIN_T_RIGHT || t == DL_SQL_JOIN_T_FULL) {
         b->matched_mem = dl_mem_alloc_zero(st->exec->alloc, (size_t)DL_MAX(b->rows.count, 1));
@@ -527,6 +776,7 @@ dl_sql_join_build_free(dl_sql_join_state *st) {
     const dl_allocator *alloc = st->exec->alloc;
     int64_t n = b->rows.count;
     dl_mem_free(alloc, b->hashes, (size_t)b->cap_hashes * sizeof(uint64_t));
+    dl_mem_free(alloc, b->direct, (size_t)b->direct_len * sizeof(uint32_t));
     if (b->slots != NULL) {
         dl_mem_free(alloc, b->slots, (size_t)(b->mask + 1) * (size_t)b->stride * sizeof(uint64_t));
     }
@@ -534,6 +784,10 @@ dl_sql_join_build_free(dl_sql_join_state *st) {
     dl_mem_free(alloc, b->null_rows, (size_t)b->cap_null_rows * sizeof(uint32_t));
     if (b->matched_mem != NULL) {
         dl_mem_free(alloc, b->matched_mem, (size_t)DL_MAX(n, 1));
+    }
+    for (int32_t c = 0; b->codes != NULL && c < st->n_right; c++) {
+        dl_mem_free(alloc, b->codes[c], (size_t)n * sizeof(uint16_t));
+        dl_vec_unref(b->small_dict[c]);
     }
     for (int32_t p = 0; p < b->n_parts; p++) {
         part_destroy(alloc, &b->parts[p]);
@@ -655,6 +909,54 @@ probe_int(const dl_sql_join_state *st, dl_sql_join_local *l, int64_t count) {
     }
 }
 
+/* Probing a direct table. */
+static void
+probe_direct(const dl_sql_join_state *st, dl_sql_join_local *l, int64_t count) {
+    const dl_sql_join_build *b = &st->build;
+    const dl_vec_unified *u = &l->ukeys[0];
+    dl_vec_phys phys = st->key_phys[0];
+    uint32_t seen = 0;
+    for (int64_t k = 0; k < count; k++) {
+        l->head[k] = 0;
+        if (l->null_key[k]) {
+            continue;
+        }
+        uint64_t d = (uint64_t)int_at(phys, u->data, u->sel[k]) - (uint64_t)b->direct_min;
+        if (d < b->direct_len) {
+            uint32_t e = b->direct[d];
+            l->head[k] = e & ~DL_SQL_JT_DIRECT_DUP;
+            seen |= e;
+        }
+    }
+    l->has_dups = (seen & DL_SQL_JT_DIRECT_DUP) != 0;
+}
+
+/* Prefetches, for large build sides, what the output will read of each matched build row: the
+ * code or the fixed-width value of every right column. */
+static void
+prefetch_payload(const dl_sql_join_state *st, const dl_sql_join_local *l, int64_t count) {
+    const dl_sql_join_build *b = &st->build;
+    if (b->rows.count < PREFETCH_PAYLOAD_MIN) {
+        return;
+    }
+    for (int32_t c = 0; c < st->n_right; c++) {
+        const dl_vector *col = b->rows.cols[c];
+        const char *base = col->data;
+        size_t w = fixed_width(dl_vec_type_phys(col->type));
+        if (b->codes != NULL && b->codes[c] != NULL) {
+            base = (const char *)b->codes[c];
+            w = sizeof(uint16_t);
+        } else if (col->layout != DL_VEC_FLAT || w == 0) {
+            continue;
+        }
+        for (int64_t k = 0; k < count; k++) {
+            if (l->head[k] != 0) {
+                __builtin_prefetch(base + (size_t)(l->head[k] - 1) * w);
+            }
+        }
+    }
+}
+
 void
 dl_sql_join_probe(const dl_sql_join_state *st, dl_sql_join_local *l, int64_t count) {
     const dl_sql_join_build *b = &st->build;
@@ -668,12 +970,18 @@ dl_sql_join_probe(const dl_sql_join_state *st, dl_sql_join_local *l, int64_t cou
         return;
     }
     mark_null_keys(st, l, count);
+    if (b->direct != NULL) {
+        probe_direct(st, l, count);
+        prefetch_payload(st, l, count);
+        return;
+    }
     int32_t stride = b->stride;
     for (int64_t k = 0; k < count; k++) {
         __builtin_prefetch(&b->slots[(l->hashes[k] & b->mask) * (uint64_t)stride]);
     }
     if (b->is_int_key) {
         probe_int(st, l, count);
+        prefetch_payload(st, l, count);
         return;
     }
     for (int64_t k = 0; k < count; k++) {

@@ -2,6 +2,7 @@
 /* Hash join operator (sql_op_join*.c): every join type, NULL keys, null-safe keys, NOT IN,
  * MARK, scalar subqueries, residual predicates, nested loops, many rows and several threads. */
 #include "harness.h"
+#include "sql/sql_op_join_int.h"
 #include "test_sql_op_util.h"
 
 /* ---- a residual predicate: c_a < c_b over BIGINT columns ---------------------------------- */
@@ -543,6 +544,8 @@ run_large_build(dl_sql_join_type type, bool is_string_key, int workers, dl_buf *
             CHECK_OK(dl_buf_appendf(&rt, &t.err, "%d|%s%d\n", j, pre, j % 40000), &t.err);
         }
     }
+    /* A key far from the others keeps the keys sparse: the hashed table, not a direct one. */
+    CHECK_OK(dl_buf_appendf(&rt, &t.err, "70000|%s1000000000000\n", pre), &t.err);
     js.left_rows = dl_buf_cstr(&lt);
     js.right_rows = dl_buf_cstr(&rt);
     CHECK_OK(run_join(&t, &js, out), &t.err);
@@ -580,6 +583,265 @@ TEST(test_parallel_build_gives_the_serial_results_for_every_join_type) {
 TEST(test_parallel_build_with_string_keys_and_duplicates) {
     check_large_build(DL_SQL_JOIN_T_INNER, true, 2000 * 20);
     check_large_build(DL_SQL_JOIN_T_FULL, true, 70000 * 20);
+}
+
+/* ---- white-box: direct tables and coded columns --------------------------------------------- */
+
+/* Opens a join of js and pulls it to the end on this thread, rendering into out; inspect (when
+ * not NULL) sees the open operator and every output batch. */
+typedef void (*inspect_fn)(const dl_sql_operator *op, const dl_batch *batch);
+
+static dl_status
+run_join_inspect(tx *t, const join_spec *js, dl_buf *out, inspect_fn inspect) {
+    dl_sql_operator *left = tx_source(t, js->left, false);
+    dl_sql_operator *right = tx_source(t, js->right, false);
+    DL_TRY(tx_src_rows(t, left, js->left_rows, 2048, NULL));
+    DL_TRY(tx_src_rows(t, right, js->right_rows, 2048, NULL));
+    dl_sql_plan *plan = tx_plan(t, DL_SQL_PLAN_JOIN, output_schema(t, js));
+    dl_sql_join *j = &plan->u.join;
+    j->type = js->type;
+    j->n_keys = 1;
+    j->left_keys = dl_arena_alloc_zero(&t->arena, sizeof(void *));
+    j->right_keys = dl_arena_alloc_zero(&t->arena, sizeof(void *));
+    j->is_null_equal = dl_arena_alloc_zero(&t->arena, sizeof(bool));
+    j->left_keys[0] = tx_col(t, js->lk[0], js->left->fields[js->lk[0]].type);
+    j->right_keys[0] = tx_col(t, js->rk[0], js->right->fields[js->rk[0]].type);
+    dl_sql_operator *op;
+    DL_TRY(dl_sql_op_join_new(&t->exec, plan, left, right, &op, &t->err));
+    dl_status s = dl_sql_op_open(op, &t->err);
+    void *local = NULL;
+    dl_batch *b = NULL;
+    if (s == DL_OK) {
+        s = dl_sql_op_local_new(op, &local, &t->err);
+    }
+    if (s == DL_OK) {
+        s = dl_sql_batch_new(&t->exec, op->schema, &b, &t->err);
+    }
+    while (s == DL_OK) {
+        s = dl_sql_op_next(op, local, b, &t->err);
+        if (s != DL_OK || b->count == 0) {
+            break;
+        }
+        if (inspect != NULL) {
+            inspect(op, b);
+        }
+        s = tx_render_batch(out, b, &t->err);
+    }
+    dl_vec_batch_free(b);
+    dl_sql_op_local_free(op, local);
+    dl_sql_op_free(op);
+    tx_sort_lines(out);
+    return s;
+}
+
+static void
+inspect_direct(const dl_sql_operator *op, const dl_batch *batch) {
+    (void)batch;
+    const dl_sql_join_state *st = op->state;
+    CHECK(st->build.direct != NULL);
+    CHECK(st->build.slots == NULL);
+    CHECK_INT_EQ(st->build.direct_min, -50);
+    CHECK_INT_EQ((int64_t)st->build.direct_len, 100);
+    CHECK(st->has_dup_groups);
+    CHECK_INT_EQ(st->build.n_null_rows, 1);
+}
+
+/* The expected output of the probe row of key k of check_direct. */
+static dl_status
+want_direct_probe_row(dl_buf *want, dl_sql_join_type type, int k, dl_error *err) {
+    bool hit = k >= -50 && k < 50;
+    for (int c = 0; c < 3 && hit && type != DL_SQL_JOIN_T_ANTI; c++) {
+        DL_TRY(dl_buf_appendf(want, err, "%d|%d|%d|%d\n", k + 60, k, k + 50 + 100 * c, k));
+    }
+    if (!hit && type == DL_SQL_JOIN_T_LEFT) {
+        return dl_buf_appendf(want, err, "%d|%d|NULL|NULL\n", k + 60, k);
+    }
+    if (!hit && type == DL_SQL_JOIN_T_ANTI) {
+        return dl_buf_appendf(want, err, "%d|%d\n", k + 60, k);
+    }
+    return DL_OK;
+}
+
+static void
+check_direct(dl_sql_join_type type) {
+    tx t;
+    tx_init(&t, 0);
+    const dl_type *lt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    join_spec js = {.type = type, .n_keys = 1, .lk = {1}, .rk = {1}};
+    js.left = tx_schema(&t, 2, lt);
+    js.right = js.left;
+    dl_buf lr, rr, want, out;
+    dl_buf_init(&lr, NULL);
+    dl_buf_init(&rr, NULL);
+    dl_buf_init(&want, NULL);
+    dl_buf_init(&out, NULL);
+    /* Build: keys -50..49, three rows each, and a NULL; probe: keys -60..60 and a NULL. */
+    for (int r = 0; r < 300; r++) {
+        CHECK_OK(dl_buf_appendf(&rr, &t.err, "%d|%d\n", r, r % 100 - 50), &t.err);
+    }
+    CHECK_OK(dl_buf_appendf(&rr, &t.err, "300|NULL\n"), &t.err);
+    CHECK_OK(dl_buf_appendf(&lr, &t.err, "1000|NULL\n"), &t.err);
+    if (type != DL_SQL_JOIN_T_INNER && type != DL_SQL_JOIN_T_RIGHT) {
+        CHECK_OK(
+            dl_buf_appendf(&want, &t.err,
+                           type == DL_SQL_JOIN_T_ANTI ? "1000|NULL\n" : "1000|NULL|NULL|NULL\n"),
+            &t.err);
+    }
+    for (int k = -60; k <= 60; k++) {
+        CHECK_OK(dl_buf_appendf(&lr, &t.err, "%d|%d\n", k + 60, k), &t.err);
+        CHECK_OK(want_direct_probe_row(&want, type, k, &t.err), &t.err);
+    }
+    if (type == DL_SQL_JOIN_T_RIGHT) {
+        CHECK_OK(dl_buf_appendf(&want, &t.err, "NULL|NULL|300|NULL\n"), &t.err);
+    }
+    tx_sort_lines(&want);
+    js.left_rows = dl_buf_cstr(&lr);
+    js.right_rows = dl_buf_cstr(&rr);
+    CHECK_OK(run_join_inspect(&t, &js, &out, inspect_direct), &t.err);
+    CHECK_INT_EQ(out.len, want.len);
+    CHECK(out.len == want.len && memcmp(out.data, want.data, want.len) == 0);
+    dl_buf_destroy(&lr);
+    dl_buf_destroy(&rr);
+    dl_buf_destroy(&want);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_dense_integer_keys_probe_a_direct_table_with_duplicates_and_nulls) {
+    static const dl_sql_join_type types[] = {DL_SQL_JOIN_T_INNER, DL_SQL_JOIN_T_LEFT,
+                                             DL_SQL_JOIN_T_RIGHT, DL_SQL_JOIN_T_ANTI};
+    for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
+        check_direct(types[ti]);
+    }
+}
+
+static void
+inspect_hashed(const dl_sql_operator *op, const dl_batch *batch) {
+    (void)batch;
+    const dl_sql_join_state *st = op->state;
+    CHECK(st->build.direct == NULL);
+    CHECK(st->build.slots != NULL);
+}
+
+TEST(test_sparse_integer_keys_keep_the_hashed_table) {
+    tx t;
+    tx_init(&t, 0);
+    const dl_type *lt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    join_spec js = {.type = DL_SQL_JOIN_T_INNER, .n_keys = 1, .lk = {1}, .rk = {1}};
+    js.left = tx_schema(&t, 2, lt);
+    js.right = js.left;
+    /* 300 keys spread over 3 million values, and INT64 extremes that must not wrap. */
+    dl_buf lr, rr, out;
+    dl_buf_init(&lr, NULL);
+    dl_buf_init(&rr, NULL);
+    dl_buf_init(&out, NULL);
+    for (int r = 0; r < 300; r++) {
+        CHECK_OK(dl_buf_appendf(&rr, &t.err, "%d|%d\n", r, r * 10007), &t.err);
+    }
+    CHECK_OK(dl_buf_appendf(&rr, &t.err, "300|-9223372036854775808\n301|9223372036854775807\n"),
+             &t.err);
+    CHECK_OK(dl_buf_appendf(&lr, &t.err,
+                            "1|10007\n2|10008\n3|9223372036854775807\n"
+                            "4|-9223372036854775808\n"),
+             &t.err);
+    js.left_rows = dl_buf_cstr(&lr);
+    js.right_rows = dl_buf_cstr(&rr);
+    CHECK_OK(run_join_inspect(&t, &js, &out, inspect_hashed), &t.err);
+    CHECK_STR_EQ(dl_buf_cstr(&out),
+                 "1|10007|1|10007\n3|9223372036854775807|301|9223372036854775807\n"
+                 "4|-9223372036854775808|300|-9223372036854775808\n");
+    dl_buf_destroy(&lr);
+    dl_buf_destroy(&rr);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+static void
+inspect_coded(const dl_sql_operator *op, const dl_batch *batch) {
+    const dl_sql_join_state *st = op->state;
+    const dl_sql_join_build *b = &st->build;
+    CHECK(b->codes != NULL);
+    if (b->codes == NULL) {
+        return;
+    }
+    CHECK(b->codes[0] == NULL); /* 5000 distinct keys: not coded */
+    CHECK(b->codes[1] != NULL);
+    CHECK(b->codes[2] == NULL); /* NULLs: not coded */
+    CHECK(b->codes[3] != NULL);
+    CHECK_INT_EQ(b->small_dict[1]->length, 3);
+    CHECK_INT_EQ(b->small_dict[3]->length, 3);
+    const dl_vector *seg = batch->cols[st->n_left + 1];
+    CHECK(seg->layout == DL_VEC_DICT && seg->dict == b->small_dict[1]);
+}
+
+static const char *const coded_segs[] = {"alpha", "a segment name longer than twelve", "gamma"};
+static const char *const coded_dbl[] = {"0", "-0", "nan"};
+
+/* The expected output of probe row p of check_coded. */
+static dl_status
+want_coded_probe_row(dl_buf *want, dl_sql_join_type type, int p, dl_error *err) {
+    if (p < 5000) {
+        return dl_buf_appendf(want, err, "%d|%d|%d|%s|%s|%s\n", p, 3 * p, 3 * p, coded_segs[p % 3],
+                              p % 7 == 0 ? "NULL" : "5", coded_dbl[p % 3]);
+    }
+    if (type != DL_SQL_JOIN_T_INNER) {
+        return dl_buf_appendf(want, err, "%d|%d|NULL|NULL|NULL|NULL\n", p, 3 * p);
+    }
+    return DL_OK;
+}
+
+static void
+check_coded(dl_sql_join_type type) {
+    const char *const *segs = coded_segs;
+    const char *const *dbl = coded_dbl;
+    tx t;
+    tx_init(&t, 0);
+    const dl_type *lt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_LONG)};
+    const dl_type *rt[] = {tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_STRING),
+                           tx_prim(DL_VEC_TYPE_LONG), tx_prim(DL_VEC_TYPE_DOUBLE)};
+    join_spec js = {.type = type, .n_keys = 1, .lk = {1}, .rk = {0}};
+    js.left = tx_schema(&t, 2, lt);
+    js.right = tx_schema(&t, 4, rt);
+    dl_buf lr, rr, want, out;
+    dl_buf_init(&lr, NULL);
+    dl_buf_init(&rr, NULL);
+    dl_buf_init(&want, NULL);
+    dl_buf_init(&out, NULL);
+    /* Build: 5000 rows, keys 0..4999 (times 3: a hashed table), 3 segments, a column
+     * with NULLs, doubles 0, -0 and NaN; probe: keys 0..5999 step 2 (times 3). */
+    for (int r = 0; r < 5000; r++) {
+        CHECK_OK(dl_buf_appendf(&rr, &t.err, "%d|%s|%s|%s\n", 3 * r, segs[r % 3],
+                                r % 7 == 0 ? "NULL" : "5", dbl[r % 3]),
+                 &t.err);
+    }
+    for (int p = 0; p < 6000; p += 2) {
+        CHECK_OK(dl_buf_appendf(&lr, &t.err, "%d|%d\n", p, 3 * p), &t.err);
+        CHECK_OK(want_coded_probe_row(&want, type, p, &t.err), &t.err);
+    }
+    for (int r = 1; r < 5000 && type == DL_SQL_JOIN_T_FULL; r += 2) {
+        CHECK_OK(dl_buf_appendf(&want, &t.err, "NULL|NULL|%d|%s|%s|%s\n", 3 * r, segs[r % 3],
+                                r % 7 == 0 ? "NULL" : "5", dbl[r % 3]),
+                 &t.err);
+    }
+    tx_sort_lines(&want);
+    js.left_rows = dl_buf_cstr(&lr);
+    js.right_rows = dl_buf_cstr(&rr);
+    CHECK_OK(run_join_inspect(&t, &js, &out, inspect_coded), &t.err);
+    CHECK_INT_EQ(out.len, want.len);
+    CHECK(out.len == want.len && memcmp(out.data, want.data, want.len) == 0);
+    dl_buf_destroy(&lr);
+    dl_buf_destroy(&rr);
+    dl_buf_destroy(&want);
+    dl_buf_destroy(&out);
+    tx_destroy(&t);
+}
+
+TEST(test_right_columns_of_few_values_come_out_over_a_small_dictionary) {
+    static const dl_sql_join_type types[] = {DL_SQL_JOIN_T_INNER, DL_SQL_JOIN_T_LEFT,
+                                             DL_SQL_JOIN_T_FULL};
+    for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
+        check_coded(types[ti]);
+    }
 }
 
 TEST(test_bad_plan_with_mismatched_key_types_is_rejected) {
@@ -663,6 +925,9 @@ main(void) {
     RUN(test_semi_and_anti_many_rows_on_threads);
     RUN(test_parallel_build_gives_the_serial_results_for_every_join_type);
     RUN(test_parallel_build_with_string_keys_and_duplicates);
+    RUN(test_dense_integer_keys_probe_a_direct_table_with_duplicates_and_nulls);
+    RUN(test_sparse_integer_keys_keep_the_hashed_table);
+    RUN(test_right_columns_of_few_values_come_out_over_a_small_dictionary);
     RUN(test_bad_plan_with_mismatched_key_types_is_rejected);
     RUN(test_join_out_of_memory_fails_cleanly_at_every_allocation);
     return harness_finish();
