@@ -393,6 +393,10 @@ typedef struct dl_delta_stats {
 DL_NODISCARD dl_status dl_delta_stats_parse(dl_str json, dl_json_doc *doc, dl_delta_stats *out,
                                             dl_error *err);
 
+/* Whether columns of type t get minValues/maxValues in a file's stats, as Spark writes them:
+ * numbers, decimals, dates, timestamps and strings (not booleans, binary or nested types). */
+bool dl_delta_stats_type_has_bounds(const dl_type *t);
+
 typedef enum dl_delta_stat_kind {
     DL_DELTA_STAT_MIN = 0,
     DL_DELTA_STAT_MAX = 1,

@@ -132,26 +132,6 @@ dv_type(ckpt *c, const dl_type **out, dl_error *err) {
     return make_struct(c, f, (int32_t)DL_ARRAY_LEN(f), out, err);
 }
 
-static bool
-is_minmax_type(const dl_type *t) {
-    switch (t->id) {
-    case DL_VEC_TYPE_BYTE:
-    case DL_VEC_TYPE_SHORT:
-    case DL_VEC_TYPE_INT:
-    case DL_VEC_TYPE_LONG:
-    case DL_VEC_TYPE_FLOAT:
-    case DL_VEC_TYPE_DOUBLE:
-    case DL_VEC_TYPE_DECIMAL:
-    case DL_VEC_TYPE_DATE:
-    case DL_VEC_TYPE_TIMESTAMP:
-    case DL_VEC_TYPE_TIMESTAMP_NTZ:
-    case DL_VEC_TYPE_STRING:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Whether the stats columns are limited to a list (delta.dataSkippingStatsColumns). */
 static bool
 in_stats_list(const char *list, const char *path) {
@@ -213,7 +193,7 @@ build_stat_col(ckpt *c, const dl_delta_field *f, const char *path, stat_budget *
     if (b->list == NULL && b->left > 0) {
         b->left--;
     }
-    out->has_minmax = is_minmax_type(f->type);
+    out->has_minmax = dl_delta_stats_type_has_bounds(f->type);
     *out_keep = is_indexed;
     return DL_OK;
 }

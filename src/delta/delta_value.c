@@ -364,3 +364,23 @@ dl_delta_stats_get(const dl_delta_stats *stats, dl_delta_stat_kind kind, const c
     }
     return st;
 }
+
+bool
+dl_delta_stats_type_has_bounds(const dl_type *t) {
+    switch (t->id) {
+    case DL_VEC_TYPE_BYTE:
+    case DL_VEC_TYPE_SHORT:
+    case DL_VEC_TYPE_INT:
+    case DL_VEC_TYPE_LONG:
+    case DL_VEC_TYPE_FLOAT:
+    case DL_VEC_TYPE_DOUBLE:
+    case DL_VEC_TYPE_DECIMAL:
+    case DL_VEC_TYPE_DATE:
+    case DL_VEC_TYPE_TIMESTAMP:
+    case DL_VEC_TYPE_TIMESTAMP_NTZ:
+    case DL_VEC_TYPE_STRING:
+        return true;
+    default:
+        return false;
+    }
+}

@@ -35,26 +35,6 @@ prefix_bytes(dl_str s, size_t n, bool *out_is_cut) {
     return i;
 }
 
-static bool
-has_bounds(const dl_type *t) {
-    switch (t->id) {
-    case DL_VEC_TYPE_BYTE:
-    case DL_VEC_TYPE_SHORT:
-    case DL_VEC_TYPE_INT:
-    case DL_VEC_TYPE_LONG:
-    case DL_VEC_TYPE_FLOAT:
-    case DL_VEC_TYPE_DOUBLE:
-    case DL_VEC_TYPE_DECIMAL:
-    case DL_VEC_TYPE_DATE:
-    case DL_VEC_TYPE_TIMESTAMP:
-    case DL_VEC_TYPE_TIMESTAMP_NTZ:
-    case DL_VEC_TYPE_STRING:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static dl_status
 write_ts(dl_json_writer *jw, const dl_pq_leaf_stats *leaf, int64_t us, bool is_max, dl_error *err) {
     char text[64];
@@ -108,7 +88,7 @@ write_bound(dl_json_writer *jw, dl_buf *scratch, const dl_pq_leaf_stats *leaf, b
 /* A bound JSON can hold: finite numbers (Spark leaves out infinities too), valid UTF-8. */
 static bool
 is_writable_bound(const dl_pq_leaf_stats *leaf, bool is_max) {
-    if (!has_bounds(leaf->type)) {
+    if (!dl_delta_stats_type_has_bounds(leaf->type)) {
         return false;
     }
     const dl_pq_stat_value *v = is_max ? &leaf->max : &leaf->min;
