@@ -81,4 +81,8 @@ typedef struct dl_huge_allocator {
 /* Sets h up over parent (NULL: libc). No allocation. */
 void dl_huge_allocator_init(dl_huge_allocator *h, const dl_allocator *parent);
 
+/* The process-wide dl_huge_allocator over the libc allocator (dl_allocator_default), for
+ * memory that may outlive whatever allocated it (vectors exported to Arrow). Never NULL. */
+const dl_allocator *dl_allocator_huge_default(void);
+
 #endif /* DL_BASE_ALLOC_H */

@@ -123,3 +123,14 @@ dl_huge_allocator_init(dl_huge_allocator *h, const dl_allocator *parent) {
     h->parent = parent;
     h->base = (dl_allocator){.realloc = bulk_realloc, .ctx = h};
 }
+
+/* Stateless beyond its parent (libc), so one serves every thread and outlives everything. */
+static dl_huge_allocator huge_default = {
+    .base = {.realloc = bulk_realloc, .ctx = &huge_default},
+    .parent = NULL,
+};
+
+const dl_allocator *
+dl_allocator_huge_default(void) {
+    return &huge_default.base;
+}

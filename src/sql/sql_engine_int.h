@@ -87,6 +87,7 @@ struct dl_sql_session {
     dl_sql_catalog catalog;
     dl_store *store;
     const dl_allocator *alloc;
+    const dl_allocator *exec_alloc; /* statements' vectors and tables (see sql_session.c) */
     dl_pool *pool;
     dl_sql_setting *settings; /* SET keys (owned strings), in the order first set */
     int32_t n_settings;

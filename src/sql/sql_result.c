@@ -42,7 +42,7 @@ result_new(dl_sql_session *session, dl_sql_result **out, dl_error *err) {
     r->session = session;
     dl_arena_init(&r->arena, session->alloc, 16384);
     dl_sql_exec_ctx *x = &r->exec;
-    x->alloc = session->alloc;
+    x->alloc = session->exec_alloc;
     x->arena = &r->arena;
     x->pool = session->pool;
     x->n_threads = session->pool != NULL ? dl_pool_n_workers(session->pool) + 1 : 1;

@@ -96,6 +96,20 @@ TEST(test_huge_allocator_failure_leaves_the_old_block) {
     dl_mem_advise_huge(NULL, 0); /* a hint on nothing is harmless */
 }
 
+TEST(test_huge_default_allocator_lays_out_large_blocks_over_libc) {
+    const dl_allocator *h = dl_allocator_huge_default();
+    CHECK(h != NULL && h == dl_allocator_huge_default());
+    uint8_t *p = dl_mem_alloc(h, DL_HUGE_BLOCK_MIN);
+    CHECK(p != NULL && (uintptr_t)p % ((uintptr_t)2 << 20) == 0);
+    p[DL_HUGE_BLOCK_MIN - 1] = 3;
+    uint8_t *q = dl_mem_realloc(h, p, DL_HUGE_BLOCK_MIN, 2 * DL_HUGE_BLOCK_MIN);
+    CHECK(q != NULL && q[DL_HUGE_BLOCK_MIN - 1] == 3);
+    dl_mem_free(h, q, 2 * DL_HUGE_BLOCK_MIN);
+    void *small = dl_mem_alloc(h, 10);
+    CHECK(small != NULL);
+    dl_mem_free(h, small, 10);
+}
+
 int
 main(void) {
     RUN(test_default_allocator_allocates_and_frees);
@@ -105,5 +119,6 @@ main(void) {
     RUN(test_sticky_fault_allocator_keeps_failing);
     RUN(test_huge_allocator_aligns_large_blocks_and_returns_everything_to_its_parent);
     RUN(test_huge_allocator_failure_leaves_the_old_block);
+    RUN(test_huge_default_allocator_lays_out_large_blocks_over_libc);
     return harness_finish();
 }
