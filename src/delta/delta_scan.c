@@ -164,10 +164,7 @@ dl_delta_scan_free(dl_delta_scan *scan) {
         return;
     }
     dl_delta_scan_reader_free(scan->cur);
-    for (size_t i = 0; i < scan->n_pq_files; i++) {
-        dl_pq_file_free(scan->pq_files[i]);
-    }
-    dl_mem_free(scan->alloc, scan->pq_files, scan->n_pq_files * sizeof(dl_pq_file *));
+    dl_delta_scan_free_planned(scan);
     dl_mem_free(scan->alloc, scan->units, scan->cap_units * sizeof(dl_delta_scan_unit));
     dl_arena_destroy(&scan->arena);
     dl_delta_snapshot_unref(scan->snap);
@@ -225,5 +222,6 @@ dl_delta_scan_get_stats(const dl_delta_scan *scan, dl_delta_scan_stats *out) {
     out->row_groups_skipped = __atomic_load_n(&scan->row_groups_skipped, __ATOMIC_RELAXED);
     out->rows_read = __atomic_load_n(&scan->rows_read, __ATOMIC_RELAXED);
     out->rows_deleted = __atomic_load_n(&scan->rows_deleted, __ATOMIC_RELAXED);
+    out->dvs_loaded = __atomic_load_n(&scan->dvs_loaded, __ATOMIC_RELAXED);
     out->bytes_read = __atomic_load_n(&scan->bytes_read, __ATOMIC_RELAXED);
 }

@@ -199,6 +199,7 @@ typedef struct dl_delta_scan_stats {
     int64_t row_groups_skipped;      /* Parquet row groups ruled out by their statistics */
     int64_t rows_read;               /* physical rows decoded */
     int64_t rows_deleted;            /* of those, dropped by deletion vectors */
+    int64_t dvs_loaded;              /* deletion vectors read (once per file, not per unit) */
     int64_t bytes_read;              /* bytes read from data files */
 } dl_delta_scan_stats;
 

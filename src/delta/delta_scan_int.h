@@ -70,14 +70,20 @@ typedef struct dl_delta_scan_col {
 
 /* A work unit: a surviving file, or one row group of it (delta_scan.h, "Row-group units"). */
 typedef struct dl_delta_scan_unit {
-    size_t file;       /* index of the file in the snapshot */
-    int32_t row_group; /* -1: the whole file */
-    dl_pq_file *pq;    /* row-group units: the file, opened at planning (owned by the scan) */
+    size_t file;           /* index of the file in the snapshot */
+    int32_t row_group;     /* -1: the whole file */
+    dl_pq_file *pq;        /* row-group units: the file, opened at planning (owned by the scan) */
+    const dl_delta_dv *dv; /* row-group units: the file's deletion vector, loaded at planning
+                              (owned by the scan), or NULL */
 } dl_delta_scan_unit;
 
-/* Splits the surviving files into row-group units: opens each file, then replaces its unit
- * by one per row group. NOT_FOUND for a missing file, the Parquet reader's errors. */
+/* Splits the surviving files into row-group units: opens each file and loads its deletion
+ * vector once, then replaces its unit by one per row group. NOT_FOUND for a missing file, the
+ * Parquet reader's errors. */
 DL_NODISCARD dl_status dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err);
+
+/* Frees what dl_delta_scan_split_units opened (files, deletion vectors). */
+void dl_delta_scan_free_planned(dl_delta_scan *scan);
 
 struct dl_delta_scan {
     dl_delta_snapshot *snap; /* a reference */
@@ -92,6 +98,7 @@ struct dl_delta_scan {
     size_t n_units;
     size_t cap_units;
     dl_pq_file **pq_files; /* row-group units: the files opened at planning */
+    dl_delta_dv **dvs;     /* ... and their deletion vectors (NULL entries: none) */
     size_t n_pq_files;
     /* dl_delta_scan_next's position. */
     size_t next_unit;
@@ -105,6 +112,7 @@ struct dl_delta_scan {
     int64_t row_groups_skipped;
     int64_t rows_read;
     int64_t rows_deleted;
+    int64_t dvs_loaded;
     int64_t bytes_read;
 };
 

@@ -62,7 +62,8 @@ struct dl_delta_scan_reader {
     const dl_pq_field **top; /* per output column: the file's top-level field, or NULL */
     conv **convs;            /* per output column (NULL for partition columns) */
     int32_t *pq_index;       /* per output column: its column in pq_batch, -1 */
-    dl_delta_dv *dv;
+    const dl_delta_dv *dv;   /* the file's deletion vector: dv_owned, or the unit's */
+    dl_delta_dv *dv_owned;
     int64_t rows_deleted;
     bool is_done;
     uint32_t sel[DL_BATCH_CAPACITY];
@@ -632,15 +633,51 @@ open_unit(dl_delta_scan_reader *r, const dl_delta_scan_unit *unit, dl_error *err
         DL_TRY(st);
     }
     DL_TRY(plan_reader(r, err));
-    if (r->file->dv) {
+    if (unit->dv != NULL) {
+        r->dv = unit->dv;
+    } else if (r->file->dv) {
         const dl_delta_snapshot *snap = r->scan->snap;
         DL_TRY(dl_delta_dv_load(dl_delta_snapshot_store(snap), dl_delta_snapshot_root(snap),
-                                r->file->dv, r->alloc, &r->dv, err));
+                                r->file->dv, r->alloc, &r->dv_owned, err));
+        r->dv = r->dv_owned;
+        __atomic_add_fetch(&r->scan->dvs_loaded, 1, __ATOMIC_RELAXED);
     }
     return DL_OK;
 }
 
-/* Opens each surviving file (footer only) and gives it one unit per row group. */
+void
+dl_delta_scan_free_planned(dl_delta_scan *scan) {
+    for (size_t i = 0; i < scan->n_pq_files; i++) {
+        dl_pq_file_free(scan->pq_files[i]);
+        if (scan->dvs != NULL) {
+            dl_delta_dv_free(scan->dvs[i]);
+        }
+    }
+    dl_mem_free(scan->alloc, scan->pq_files, scan->n_pq_files * sizeof(dl_pq_file *));
+    dl_mem_free(scan->alloc, scan->dvs, scan->n_pq_files * sizeof(dl_delta_dv *));
+    scan->pq_files = NULL;
+    scan->dvs = NULL;
+    scan->n_pq_files = 0;
+}
+
+/* Opens surviving file i (footer only) and loads its deletion vector. */
+static dl_status
+plan_file(dl_delta_scan *scan, size_t i, dl_buf *path, dl_error *err) {
+    const dl_delta_file *f = dl_delta_snapshot_file(scan->snap, scan->units[i].file);
+    dl_buf_reset(path);
+    DL_TRY(relative_path(scan->snap, f, path, err));
+    dl_store *store = dl_delta_snapshot_store(scan->snap);
+    DL_TRY(dl_pq_file_open(store, dl_buf_cstr(path), scan->alloc, &scan->pq_files[i], err));
+    if (f->dv) {
+        DL_TRY(dl_delta_dv_load(store, dl_delta_snapshot_root(scan->snap), f->dv, scan->alloc,
+                                &scan->dvs[i], err));
+        scan->dvs_loaded++; /* planning: no reader runs yet */
+    }
+    return DL_OK;
+}
+
+/* Opens each surviving file (footer only), loads its deletion vector once, and gives it one
+ * unit per row group. */
 dl_status
 dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err) {
     size_t n_files = scan->n_units;
@@ -652,34 +689,28 @@ dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err) {
         }
     }
     scan->pq_files = dl_mem_alloc_zero(scan->alloc, n_files * sizeof(dl_pq_file *));
-    DL_CHECK(scan->pq_files, err, DL_ERR_NOMEM, "out of memory planning a scan");
+    scan->dvs = dl_mem_alloc_zero(scan->alloc, n_files * sizeof(dl_delta_dv *));
     scan->n_pq_files = n_files;
+    if (scan->pq_files == NULL || scan->dvs == NULL) {
+        dl_delta_scan_free_planned(scan);
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory planning a scan");
+    }
     dl_buf path;
     dl_buf_init(&path, scan->alloc);
     dl_status st = DL_OK;
     dl_error ignored;
     for (size_t i = 0; i < n_files && st == DL_OK; i++) {
-        const dl_delta_file *f = dl_delta_snapshot_file(scan->snap, scan->units[i].file);
-        dl_buf_reset(&path);
-        st = relative_path(scan->snap, f, &path, &ignored);
-        if (st == DL_OK) {
-            st = dl_pq_file_open(dl_delta_snapshot_store(scan->snap), dl_buf_cstr(&path),
-                                 scan->alloc, &scan->pq_files[i], &ignored);
-        }
+        st = plan_file(scan, i, &path, &ignored);
         if (st == DL_OK) {
             n_rgs += dl_pq_file_footer(scan->pq_files[i])->meta.n_row_groups;
         }
     }
     dl_buf_destroy(&path);
     if (st != DL_OK) {
-        /* A file that cannot be opened now (missing, damaged) keeps files as the units: its
-         * reader reports the error, in the table's terms, when the scan reaches it. */
-        for (size_t i = 0; i < n_files; i++) {
-            dl_pq_file_free(scan->pq_files[i]);
-        }
-        dl_mem_free(scan->alloc, scan->pq_files, n_files * sizeof(dl_pq_file *));
-        scan->pq_files = NULL;
-        scan->n_pq_files = 0;
+        /* A file or deletion vector that cannot be read now (missing, damaged) keeps files as
+         * the units: its reader reports the error, in the table's terms, when the scan
+         * reaches it. */
+        dl_delta_scan_free_planned(scan);
         return DL_OK;
     }
     dl_delta_scan_unit *units = dl_mem_alloc_zero(scan->alloc, DL_MAX(n_rgs, 1) * sizeof(*units));
@@ -688,8 +719,10 @@ dl_delta_scan_split_units(dl_delta_scan *scan, dl_error *err) {
     for (size_t i = 0; i < n_files; i++) {
         size_t n = dl_pq_file_footer(scan->pq_files[i])->meta.n_row_groups;
         for (size_t g = 0; g < n; g++) {
-            units[k++] = (dl_delta_scan_unit){
-                .file = scan->units[i].file, .row_group = (int32_t)g, .pq = scan->pq_files[i]};
+            units[k++] = (dl_delta_scan_unit){.file = scan->units[i].file,
+                                              .row_group = (int32_t)g,
+                                              .pq = scan->pq_files[i],
+                                              .dv = scan->dvs[i]};
         }
     }
     dl_mem_free(scan->alloc, scan->units, scan->cap_units * sizeof(dl_delta_scan_unit));
@@ -831,7 +864,7 @@ dl_delta_scan_reader_free(dl_delta_scan_reader *reader) {
         __atomic_add_fetch(&scan->bytes_read, s.bytes_read, __ATOMIC_RELAXED);
     }
     __atomic_add_fetch(&scan->rows_deleted, reader->rows_deleted, __ATOMIC_RELAXED);
-    dl_delta_dv_free(reader->dv);
+    dl_delta_dv_free(reader->dv_owned);
     dl_vec_batch_free(reader->pq_batch);
     dl_pq_reader_free(reader->rd);
     if (!reader->is_pq_borrowed) {

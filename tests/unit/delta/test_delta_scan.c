@@ -468,6 +468,7 @@ TEST(test_scan_drops_rows_in_deletion_vectors) {
         CHECK_INT_EQ(sums.sum, 4999LL * 5000 / 2 - (0 + 7 + 2047 + 2048 + 2049 + 3000 + 4999));
         CHECK_INT_EQ(sums.stats.rows_deleted, 7);
         CHECK_INT_EQ(sums.stats.rows_read, 5000);
+        CHECK_INT_EQ(sums.stats.dvs_loaded, 1);
     }
     dl_delta_snapshot_unref(snap);
     tl_table_free(&t);
@@ -913,6 +914,7 @@ TEST(test_row_group_units_return_exactly_the_rows_of_whole_files) {
     CHECK_INT_EQ(stats.row_groups_read, 7);
     CHECK_INT_EQ(stats.rows_read, 8000);
     CHECK_INT_EQ(stats.rows_deleted, 9);
+    CHECK_INT_EQ(stats.dvs_loaded, 2); /* one per file, shared by its row groups */
 }
 
 /* More files than the limit keep files as the units; with row-group units, row groups that
