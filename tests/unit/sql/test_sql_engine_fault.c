@@ -79,10 +79,24 @@ TEST(test_values_and_settings_survive_every_allocation_failure) {
     CHECK(check_all_failures("SET spark.sql.shuffle.partitions = 8"));
 }
 
+/* A build side of 600 rows: past DL_SQL_JOIN_CODE_MIN_ROWS, so its few-valued string column is
+ * coded (sql_op_join_int.h), and its dense integer key gets the direct table; the second join
+ * hashes a string key. */
+TEST(test_join_query_survives_every_allocation_failure) {
+    CHECK(check_all_failures(
+        "SELECT b.tag, count(*), sum(a.id) FROM range(1500) a JOIN (SELECT id, CASE WHEN id % 3 "
+        "= 0 THEN 'x' WHEN id % 3 = 1 THEN 'y' ELSE 'z' END AS tag FROM range(600)) b ON a.id % "
+        "600 = b.id GROUP BY b.tag"));
+    CHECK(check_all_failures("SELECT count(*) FROM (SELECT CAST(id % 50 AS STRING) AS s FROM "
+                             "range(700)) a JOIN (SELECT CAST(id AS STRING) AS s, id FROM "
+                             "range(300)) b ON a.s = b.s WHERE b.id < 40"));
+}
+
 int
 main(void) {
     RUN(test_aggregate_query_survives_every_allocation_failure);
     RUN(test_expression_query_survives_every_allocation_failure);
     RUN(test_values_and_settings_survive_every_allocation_failure);
+    RUN(test_join_query_survives_every_allocation_failure);
     return harness_finish();
 }
