@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The data-changing statements (CREATE TABLE [AS SELECT], INSERT, DELETE, UPDATE, MERGE,
-# RESTORE, ALTER TABLE ... TBLPROPERTIES, VACUUM): bound and planned here, written through the
+# RESTORE, ALTER TABLE ... TBLPROPERTIES / ADD COLUMNS, VACUUM): bound and planned here, written through the
 # ops part (src/ops). Appends to DL_SQL_SOURCES (see CMakeLists.txt).
 list(APPEND DL_SQL_SOURCES
     sql_dml.c
@@ -10,4 +10,5 @@ list(APPEND DL_SQL_SOURCES
     sql_dml_merge.c
     sql_dml_restore.c
     sql_dml_rewrite.c
+    sql_dml_schema.c
     sql_dml_vacuum.c)

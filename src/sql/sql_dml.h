@@ -96,6 +96,34 @@ DL_NODISCARD dl_status dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sq
 DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx,
                                              int64_t *out_files, int64_t *out_bytes, dl_error *err);
 
+/* ---- schemas (sql_dml_schema.c) ---- */
+
+/* The Delta field of a column definition: type, nullability, comment (kept in its metadata as
+ * Spark keeps it). Generated, identity and DEFAULT columns are UNSUPPORTED at d's position. */
+DL_NODISCARD dl_status dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_column_def *d,
+                                               dl_delta_field *out, dl_error *err);
+
+/* The schema of fields[0..n) (the fields are referenced, not copied). */
+DL_NODISCARD dl_status dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields,
+                                            int32_t n, dl_delta_schema *out, dl_error *err);
+
+/* A column to add: at the end, first, or after the column named after (case-insensitive). */
+typedef struct dl_sql_dml_new_col {
+    dl_delta_field field;
+    bool is_first;
+    const char *after; /* or NULL */
+} dl_sql_dml_new_col;
+
+/* old with the columns add[0..n_add) added in order, every existing field (and its metadata)
+ * kept. NOT_FOUND when an `after` column does not exist. */
+DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_schema *old,
+                                              const dl_sql_dml_new_col *add, int32_t n_add,
+                                              dl_delta_schema *out, dl_error *err);
+
+/* schema as metaData.schemaString, in the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,
+                                                const char **out, dl_error *err);
+
 /* Commits tx; on failure aborts writer (may be NULL) so its files go. Frees both. */
 DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);
 

@@ -5,8 +5,16 @@
  * old one with the keys set or removed (a property that enables a table feature upgrades the
  * protocol through delta_txn). commitInfo as Spark: SET TBLPROPERTIES with
  * operationParameters properties (a JSON object of the keys set), UNSET TBLPROPERTIES with
- * propKeys (a JSON array) and ifExists. The other ALTER TABLE forms are not supported yet.
+ * propKeys (a JSON array) and ifExists.
+ *
+ * ALTER TABLE t ADD COLUMN[S] (c type [COMMENT '..'] [FIRST | AFTER x], ...): one commit with
+ * a new metaData whose schema has the columns added (nullable: NOT NULL is refused, as Delta
+ * refuses it; every existing column's metadata kept), operation ADD COLUMNS with
+ * operationParameters columns as Spark writes them. A timestamp_ntz column upgrades the
+ * protocol (delta_txn). Not yet: fields added inside struct columns, and the other ALTER TABLE
+ * forms (RENAME/DROP COLUMN need column mapping, which deltalite does not write yet).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -102,12 +110,148 @@ check_unset(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_delta_metadata *
     return DL_OK;
 }
 
+/* Stages next and commits tx when staging its parameters went well (s), else frees it. */
+static dl_status
+commit_metadata(dl_delta_tx *tx, dl_status s, const dl_delta_metadata *next, dl_error *err) {
+    if (s == DL_OK) {
+        s = dl_delta_tx_set_metadata(tx, next, err);
+    }
+    if (s != DL_OK) {
+        dl_delta_tx_free(tx);
+        return s;
+    }
+    return dl_sql_dml_commit(tx, NULL, err);
+}
+
+/* ---- ADD COLUMNS --------------------------------------------------------------------------- */
+
+/* The columns to add, checked as Spark's AlterTableAddColumnsDeltaCommand checks them. */
+static dl_status
+new_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
+            dl_sql_dml_new_col **out, dl_error *err) {
+    const dl_sql_column_list *cols = &stmt->u.alter.columns;
+    dl_sql_dml_new_col *add = dl_arena_alloc_zero(b->arena, (size_t)(cols->n + 1) * sizeof(*add));
+    DL_CHECK(add != NULL, err, DL_ERR_NOMEM, "out of memory");
+    const dl_delta_schema *old = dl_delta_snapshot_schema(t->snap);
+    for (uint32_t i = 0; i < cols->n; i++) {
+        const dl_sql_column_def *d = &cols->items[i];
+        if (d->name.n_parts > 1) {
+            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
+                             "adding a field to a struct column is not supported yet: add "
+                             "top-level columns");
+        }
+        if (d->is_not_null) {
+            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
+                             "[DELTA_OPERATION_NOT_ALLOWED] NOT NULL in ALTER TABLE ADD COLUMNS "
+                             "is not supported for Delta tables: the rows already in %s would "
+                             "hold NULL (add the column as nullable)",
+                             t->display);
+        }
+        DL_TRY(dl_sql_dml_column_field(b, d, &add[i].field, err));
+        dl_str name = dl_str_from_cstr(add[i].field.name);
+        bool dup = dl_delta_schema_find(old, name) != NULL;
+        for (uint32_t j = 0; j < i && !dup; j++) {
+            dup = dl_str_eq_nocase(dl_str_from_cstr(add[j].field.name), name);
+        }
+        if (dup) {
+            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
+                             "[FIELDS_ALREADY_EXISTS] cannot add column `%s`: it already exists "
+                             "in %s",
+                             add[i].field.name, t->display);
+        }
+        add[i].is_first = d->position == DL_SQL_COLPOS_FIRST;
+        if (d->position == DL_SQL_COLPOS_AFTER) {
+            dl_str after = d->after.parts[d->after.n_parts - 1].name;
+            add[i].after = dl_arena_strndup(b->arena, after.ptr, after.len);
+            DL_CHECK(add[i].after != NULL, err, DL_ERR_NOMEM, "out of memory");
+            bool found = dl_delta_schema_find(old, after) != NULL;
+            for (uint32_t j = 0; j < i && !found; j++) {
+                found = dl_str_eq_nocase(dl_str_from_cstr(add[j].field.name), after);
+            }
+            if (!found || d->after.n_parts > 1) {
+                DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
+                                 "cannot add column `%s` after `%.*s`: %s has no such column",
+                                 add[i].field.name, DL_STR_FMT(after), t->display);
+            }
+        }
+    }
+    *out = add;
+    return DL_OK;
+}
+
+/* operationParameters.columns as Spark writes it: [{"column":{name,type,nullable,metadata}
+ * [,"position":"FIRST" | "AFTER x"]}, ...]. */
+static dl_status
+stage_add_params(dl_sql_binder *b, const dl_sql_dml_new_col *add, int32_t n, dl_delta_tx *tx,
+                 dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_array(&jw, err);
+    for (int32_t i = 0; s == DL_OK && i < n; i++) {
+        /* The column's JSON is the one field of a schema holding only it. */
+        dl_delta_schema one;
+        const char *json = NULL;
+        s = dl_sql_dml_schema_of(b, &add[i].field, 1, &one, err);
+        s = s == DL_OK ? dl_sql_dml_schema_string(b, &one, &json, err) : s;
+        dl_json_doc doc;
+        dl_json_doc_init(&doc, b->exec->alloc);
+        dl_json_val fields = {0};
+        s = s == DL_OK ? dl_json_doc_parse(&doc, json, strlen(json), err) : s;
+        if (s == DL_OK) {
+            fields = dl_json_obj_get(dl_json_doc_root(&doc), "fields");
+        }
+        s = s == DL_OK ? dl_json_writer_begin_object(&jw, err) : s;
+        s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "column", err) : s;
+        s = s == DL_OK ? dl_json_writer_raw(&jw, dl_json_val_raw(dl_json_arr_at(fields, 0)), err)
+                       : s;
+        if (s == DL_OK && (add[i].is_first || add[i].after != NULL)) {
+            s = dl_json_writer_key_cstr(&jw, "position", err);
+            char pos[300];
+            (void)snprintf(pos, sizeof(pos), "%s%s", add[i].is_first ? "FIRST" : "AFTER ",
+                           add[i].is_first ? "" : add[i].after);
+            s = s == DL_OK ? dl_json_writer_string_cstr(&jw, pos, err) : s;
+        }
+        s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
+        dl_json_doc_destroy(&doc);
+    }
+    s = s == DL_OK ? dl_json_writer_end_array(&jw, err) : s;
+    s = s == DL_OK ? dl_delta_tx_param_string(tx, "columns", dl_buf_cstr(&text), err) : s;
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+/* ALTER TABLE t ADD COLUMN[S] (c type [COMMENT '..'] [FIRST | AFTER x], ...): a metaData-only
+ * commit whose schema has the new nullable columns; files already written read NULL for them. */
+static dl_status
+add_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    dl_sql_dml_target t;
+    DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
+    dl_sql_dml_new_col *add = NULL;
+    DL_TRY(new_columns(b, stmt, &t, &add, err));
+    int32_t n = (int32_t)stmt->u.alter.columns.n;
+    dl_delta_schema grown;
+    DL_TRY(dl_sql_dml_schema_grow(b, dl_delta_snapshot_schema(t.snap), add, n, &grown, err));
+    dl_delta_metadata next = *dl_delta_snapshot_metadata(t.snap);
+    DL_TRY(dl_sql_dml_schema_string(b, &grown, &next.schema_string, err));
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_ADD_COLUMNS);
+    return commit_metadata(tx, stage_add_params(b, add, n, tx, err), &next, err);
+}
+
 dl_status
 dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_alter_kind kind = stmt->u.alter.kind;
+    if (kind == DL_SQL_ALTER_ADD_COLUMNS) {
+        return add_columns(b, stmt, err);
+    }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "this ALTER TABLE is not supported yet (only SET / UNSET TBLPROPERTIES)");
+                         "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES and "
+                         "ADD COLUMNS are)");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
@@ -122,13 +266,5 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_delta_tx_set_operation(tx, is_set ? DL_DELTA_OP_SET_TBLPROPERTIES
                                          : DL_DELTA_OP_UNSET_TBLPROPERTIES);
-    dl_status s = stage_params(b, stmt, tx, err);
-    if (s == DL_OK) {
-        s = dl_delta_tx_set_metadata(tx, &next, err);
-    }
-    if (s != DL_OK) {
-        dl_delta_tx_free(tx);
-        return s;
-    }
-    return dl_sql_dml_commit(tx, NULL, err);
+    return commit_metadata(tx, stage_params(b, stmt, tx, err), &next, err);
 }

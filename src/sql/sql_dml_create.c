@@ -16,6 +16,7 @@
 
 typedef struct create_ctx {
     dl_sql_dml_target t;
+    dl_delta_schema ds; /* the table's schema (t.schema is its type) */
     dl_delta_create_spec spec;
     dl_sql_plan *query; /* conformed rows for AS SELECT, or NULL */
     const char *schema_name;
@@ -65,21 +66,15 @@ open_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error
     return dl_sql_hold_snapshot(b, c->t.snap, err);
 }
 
+/* The schema of the column list (comments kept). */
 static dl_status
-columns_from_defs(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_type **out, dl_error *err) {
+columns_from_defs(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_schema *out, dl_error *err) {
     const dl_sql_column_list *cols = &stmt->u.create_table.columns;
-    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(cols->n + 1) * sizeof(*fields));
+    dl_delta_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(cols->n + 1) * sizeof(*fields));
     DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < cols->n; i++) {
         const dl_sql_column_def *d = &cols->items[i];
-        if (d->generated != NULL || d->is_identity || d->default_value != NULL) {
-            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
-                             "generated, identity and default columns are not supported yet");
-        }
-        fields[i].name = ident_text(b, d->name.parts[d->name.n_parts - 1].name);
-        fields[i].is_nullable = !d->is_not_null;
-        DL_CHECK(fields[i].name != NULL, err, DL_ERR_NOMEM, "out of memory");
-        DL_TRY(dl_sql_binder_type(b, d->type, &fields[i].type, err));
+        DL_TRY(dl_sql_dml_column_field(b, d, &fields[i], err));
         for (uint32_t j = 0; j < i; j++) {
             if (dl_str_eq_nocase(dl_str_from_cstr(fields[j].name),
                                  dl_str_from_cstr(fields[i].name))) {
@@ -89,7 +84,7 @@ columns_from_defs(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_type **out
             }
         }
     }
-    return dl_vec_type_struct(b->arena, fields, (int32_t)cols->n, out, err);
+    return dl_sql_dml_schema_of(b, fields, (int32_t)cols->n, out, err);
 }
 
 static dl_status
@@ -170,9 +165,11 @@ plan_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *
         DL_TRY(dl_sql_binder_query(b, stmt->u.create_table.as_query, NULL, &q, err));
     }
     if (stmt->u.create_table.columns.n > 0) {
-        DL_TRY(columns_from_defs(b, stmt, &c->t.schema, err));
+        DL_TRY(columns_from_defs(b, stmt, &c->ds, err));
+        c->t.schema = c->ds.type;
     } else if (q != NULL) {
         DL_TRY(columns_from_query(b, q, stmt->loc, &c->t.schema, err));
+        DL_TRY(dl_delta_schema_from_type(c->t.schema, b->arena, &c->ds, err));
     } else {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_SQL_BIND, err,
                          "CREATE TABLE %s needs columns or AS SELECT", c->table_name);
@@ -223,9 +220,7 @@ check_existence(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, bool *
 static dl_status
 stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_tx *tx,
              dl_ops_writer **out_w, dl_error *err) {
-    dl_delta_schema ds;
-    DL_TRY(dl_delta_schema_from_type(c->t.schema, b->arena, &ds, err));
-    c->spec.schema = &ds;
+    c->spec.schema = &c->ds;
     c->spec.partition_columns = c->t.parts;
     c->spec.n_partition_columns = c->t.n_parts;
     c->spec.is_as_select = c->query != NULL;

@@ -31,61 +31,62 @@ is_auto_merge(const dl_sql_binder *b) {
     return v != NULL && dl_str_eq_nocase(dl_str_from_cstr(v), DL_STR("true"));
 }
 
-/* The table's schema grown by the query's columns named in names that it lacks. */
+/* The table's schema grown by the query's columns named in names that it lacks (every
+ * existing column's metadata kept). */
 static dl_status
 evolve_schema(dl_sql_binder *b, dl_sql_dml_target *t, const dl_sql_plan *q,
-              const dl_sql_ident *names, int32_t n, bool *out_changed, dl_error *err) {
-    int32_t have = t->schema->n_fields;
-    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(have + n + 1) * sizeof(*fields));
+              const dl_sql_ident *names, int32_t n, dl_delta_schema *out, bool *out_changed,
+              dl_error *err) {
+    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*fields));
     DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory evolving a schema");
-    if (have > 0) {
-        memcpy(fields, t->schema->fields, (size_t)have * sizeof(*fields));
-    }
-    int32_t total = have;
+    int32_t n_new = 0;
     for (int32_t i = 0; i < n; i++) {
         if (table_column(t->schema, names[i].name) >= 0) {
             continue;
         }
-        fields[total++] = (dl_type_field){
+        fields[n_new++] = (dl_type_field){
             .name = dl_arena_strndup(b->arena, names[i].name.ptr, names[i].name.len),
             .type = q->schema->fields[i].type,
             .is_nullable = true};
-        DL_CHECK(fields[total - 1].name != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_CHECK(fields[n_new - 1].name != NULL, err, DL_ERR_NOMEM, "out of memory");
     }
-    *out_changed = total > have;
-    if (*out_changed) {
-        DL_TRY(dl_vec_type_struct(b->arena, fields, total, &t->schema, err));
+    *out_changed = n_new > 0;
+    if (!*out_changed) {
+        return DL_OK;
     }
+    const dl_type *added = NULL;
+    dl_delta_schema added_ds;
+    DL_TRY(dl_vec_type_struct(b->arena, fields, n_new, &added, err));
+    DL_TRY(dl_delta_schema_from_type(added, b->arena, &added_ds, err));
+    dl_sql_dml_new_col *cols = dl_arena_alloc_zero(b->arena, (size_t)n_new * sizeof(*cols));
+    DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory evolving a schema");
+    for (int32_t i = 0; i < n_new; i++) {
+        cols[i].field = added_ds.fields[i];
+    }
+    DL_TRY(dl_sql_dml_schema_grow(b, dl_delta_snapshot_schema(t->snap), cols, n_new, out, err));
+    t->schema = out->type;
     return DL_OK;
 }
 
 /* The new metaData for an evolved schema (everything else as it was). */
 static dl_status
-stage_schema(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx, dl_error *err) {
-    dl_delta_schema ds;
-    DL_TRY(dl_delta_schema_from_type(t->schema, b->arena, &ds, err));
-    dl_buf json;
-    dl_buf_init(&json, b->exec->alloc);
-    dl_status s = dl_delta_schema_to_json(&ds, &json, err);
+stage_schema(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_schema *ds,
+             dl_delta_tx *tx, dl_error *err) {
     dl_delta_metadata md = *dl_delta_snapshot_metadata(t->snap);
-    md.schema_string =
-        s == DL_OK ? dl_arena_strndup(b->arena, (const char *)json.data, json.len) : NULL;
-    dl_buf_destroy(&json);
-    DL_TRY(s);
-    DL_CHECK(md.schema_string != NULL, err, DL_ERR_NOMEM, "out of memory evolving a schema");
+    DL_TRY(dl_sql_dml_schema_string(b, ds, &md.schema_string, err));
     return dl_delta_tx_set_metadata(tx, &md, err);
 }
 
 /* map[i]: the query column for table column i. */
 static dl_status
 map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, const dl_sql_plan *q,
-            int32_t **out_map, bool *out_evolved, dl_error *err) {
+            int32_t **out_map, dl_delta_schema *evolved, dl_error *err) {
     const dl_sql_ident_list *cols = &stmt->u.insert.columns;
     bool by_name = stmt->u.insert.by_name;
     int32_t n_q = q->n_cols;
     dl_sql_ident *names = NULL;
     int32_t n_names = 0;
-    *out_evolved = false;
+    bool is_evolved = false;
     if (stmt->u.insert.has_columns || by_name) {
         n_names = by_name ? n_q : (int32_t)cols->n;
         names = dl_arena_alloc_zero(b->arena, (size_t)(n_names + 1) * sizeof(dl_sql_ident));
@@ -101,7 +102,7 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, con
                              t->display, n_names, n_q);
         }
         if (is_auto_merge(b)) {
-            DL_TRY(evolve_schema(b, t, q, names, n_names, out_evolved, err));
+            DL_TRY(evolve_schema(b, t, q, names, n_names, evolved, &is_evolved, err));
         }
     }
     int32_t n = t->schema->n_fields;
@@ -151,11 +152,11 @@ stage_write_info(dl_delta_tx *tx, bool is_overwrite, dl_error *err) {
 
 static dl_status
 run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, dl_sql_plan *plan,
-           bool is_evolved, dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
+           const dl_delta_schema *evolved, dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
     bool is_overwrite = stmt->u.insert.is_overwrite;
     DL_TRY(stage_write_info(tx, is_overwrite, err));
-    if (is_evolved) {
-        DL_TRY(stage_schema(b, t, tx, err));
+    if (evolved->type != NULL) {
+        DL_TRY(stage_schema(b, t, evolved, tx, err));
     }
     if (is_overwrite) {
         int64_t n_files = 0;
@@ -190,14 +191,14 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_plan *q = NULL;
     DL_TRY(dl_sql_binder_query(b, stmt->u.insert.query, NULL, &q, err));
     int32_t *map = NULL;
-    bool is_evolved = false;
-    DL_TRY(map_columns(b, stmt, &t, q, &map, &is_evolved, err));
+    dl_delta_schema evolved = {0}; /* type NULL: the schema stays */
+    DL_TRY(map_columns(b, stmt, &t, q, &map, &evolved, err));
     dl_sql_plan *plan = NULL;
     DL_TRY(dl_sql_dml_conform(b, &t, q, map, stmt->loc, &plan, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = run_insert(b, stmt, &t, plan, is_evolved, tx, &w, err);
+    dl_status s = run_insert(b, stmt, &t, plan, &evolved, tx, &w, err);
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;

@@ -126,7 +126,12 @@ TEST(test_every_statement_writes_a_log_the_checker_accepts) {
     CHECK(run(&w, "RESTORE TABLE t TO VERSION AS OF 3"));
     CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM t"), 2);
     CHECK_INT_EQ(scalar(&w, "SELECT CAST(sum(amount) * 100 AS BIGINT) FROM t"), 600);
-    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 6);
+    /* A timestamp_ntz column upgrades the protocol to table features. */
+    CHECK(run(&w, "ALTER TABLE t ADD COLUMNS (note STRING COMMENT 'why' AFTER id, seen "
+                  "TIMESTAMP_NTZ)"));
+    CHECK(run(&w, "INSERT INTO t VALUES (5, 'n', 'e', 1, TIMESTAMP_NTZ '2026-01-02 03:04:05')"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM t WHERE note IS NULL AND seen IS NULL"), 2);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 8);
     tl_table t;
     CHECK(table_open(&w, "t", &t));
     CHECK_LOG(&t);

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Table schemas as the data-changing statements build them (sql_dml.h): a column definition
+ * as a Delta field (its comment kept in the field's metadata, as Spark keeps it:
+ * {"comment":"..."}), a schema out of fields, a schema grown by columns (INSERT with
+ * autoMerge, ALTER TABLE ... ADD COLUMNS) keeping every existing field's metadata, and the
+ * schemaString of a schema.
+ */
+#include <string.h>
+
+#include "json/json.h"
+#include "sql/sql_dml.h"
+
+/* The metadata object of a field with only a comment, as JSON text in the arena. */
+static dl_status
+comment_metadata(dl_sql_binder *b, dl_str comment, dl_str *out, dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_object(&jw, err);
+    s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "comment", err) : s;
+    s = s == DL_OK ? dl_json_writer_string(&jw, comment, err) : s;
+    s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
+    const char *copy =
+        s == DL_OK ? dl_arena_strndup(b->arena, (const char *)text.data, text.len) : NULL;
+    size_t len = text.len;
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    DL_TRY(s);
+    DL_CHECK(copy != NULL, err, DL_ERR_NOMEM, "out of memory");
+    *out = (dl_str){.ptr = copy, .len = len};
+    return DL_OK;
+}
+
+dl_status
+dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_column_def *d, dl_delta_field *out,
+                        dl_error *err) {
+    if (d->generated != NULL || d->is_identity || d->default_value != NULL) {
+        DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
+                         "generated, identity and default columns are not supported yet");
+    }
+    const dl_type *type = NULL;
+    DL_TRY(dl_sql_binder_type(b, d->type, &type, err));
+    const char *name = dl_arena_strndup(b->arena, d->name.parts[d->name.n_parts - 1].name.ptr,
+                                        d->name.parts[d->name.n_parts - 1].name.len);
+    DL_CHECK(name != NULL, err, DL_ERR_NOMEM, "out of memory");
+    /* The field's children (nested types) as a schema of one column would have them. */
+    dl_type_field one = {.name = name, .type = type, .is_nullable = !d->is_not_null};
+    const dl_type *row = NULL;
+    DL_TRY(dl_vec_type_struct(b->arena, &one, 1, &row, err));
+    dl_delta_schema ds;
+    DL_TRY(dl_delta_schema_from_type(row, b->arena, &ds, err));
+    *out = ds.fields[0];
+    if (d->has_comment) {
+        out->comment = dl_arena_strndup(b->arena, d->comment.ptr, d->comment.len);
+        DL_CHECK(out->comment != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_TRY(comment_metadata(b, d->comment, &out->metadata, err));
+    }
+    return DL_OK;
+}
+
+dl_status
+dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields, int32_t n,
+                     dl_delta_schema *out, dl_error *err) {
+    dl_type_field *tf = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*tf));
+    DL_CHECK(tf != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        tf[i] = (dl_type_field){
+            .name = fields[i].name, .type = fields[i].type, .is_nullable = fields[i].is_nullable};
+    }
+    DL_TRY(dl_vec_type_struct(b->arena, tf, n, &out->type, err));
+    out->fields = fields;
+    out->n_fields = n;
+    return DL_OK;
+}
+
+dl_status
+dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_schema *old, const dl_sql_dml_new_col *add,
+                       int32_t n_add, dl_delta_schema *out, dl_error *err) {
+    int32_t total = old->n_fields + n_add;
+    dl_delta_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(total + 1) * sizeof(*fields));
+    DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (old->n_fields > 0) {
+        memcpy(fields, old->fields, (size_t)old->n_fields * sizeof(*fields));
+    }
+    int32_t n = old->n_fields;
+    for (int32_t i = 0; i < n_add; i++) {
+        int32_t at = add[i].is_first ? 0 : n;
+        if (add[i].after != NULL) {
+            at = -1;
+            for (int32_t j = 0; j < n && at < 0; j++) {
+                if (dl_str_eq_nocase(dl_str_from_cstr(fields[j].name),
+                                     dl_str_from_cstr(add[i].after))) {
+                    at = j + 1;
+                }
+            }
+            DL_CHECK(at >= 0, err, DL_ERR_NOT_FOUND, "no column %s to add %s after", add[i].after,
+                     add[i].field.name);
+        }
+        memmove(&fields[at + 1], &fields[at], (size_t)(n - at) * sizeof(*fields));
+        fields[at] = add[i].field;
+        n++;
+    }
+    return dl_sql_dml_schema_of(b, fields, n, out, err);
+}
+
+dl_status
+dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema, const char **out,
+                         dl_error *err) {
+    dl_buf json;
+    dl_buf_init(&json, b->exec->alloc);
+    dl_status s = dl_delta_schema_to_json(schema, &json, err);
+    *out = s == DL_OK ? dl_arena_strndup(b->arena, (const char *)json.data, json.len) : NULL;
+    dl_buf_destroy(&json);
+    DL_TRY(s);
+    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory writing a schema");
+    return DL_OK;
+}
