@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The data-changing statements (CREATE TABLE [AS SELECT], INSERT, DELETE, UPDATE, MERGE,
-# RESTORE, ALTER TABLE ... TBLPROPERTIES / ADD COLUMNS, VACUUM): bound and planned here, written through the
-# ops part (src/ops). Appends to DL_SQL_SOURCES (see CMakeLists.txt).
+# RESTORE, ALTER TABLE ... TBLPROPERTIES / ADD COLUMNS, VACUUM): bound and planned here,
+# written through the ops part (src/ops). Appends to DL_SQL_SOURCES (see CMakeLists.txt).
 list(APPEND DL_SQL_SOURCES
     sql_dml.c
     sql_dml_alter.c
