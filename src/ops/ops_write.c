@@ -130,6 +130,15 @@ dl_ops_writer_new(const dl_ops_write_spec *spec, dl_ops_writer **out, dl_error *
 /* ---- partitions ----------------------------------------------------------------------------- */
 
 /* Appends the escaped value of row `row` of col (field f) to w->key. */
+/* Spark's error for a NULL in a NOT NULL column (nothing of the write is committed). */
+static dl_status
+not_null_violated(const dl_ops_writer *w, const dl_type_field *f, dl_error *err) {
+    return dl_error_set(err, DL_ERR_CONSTRAINT,
+                        "[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for "
+                        "column: %s (writing to %s; the table is unchanged)",
+                        f->name, w->spec.table_root);
+}
+
 static dl_status
 key_value(dl_ops_writer *w, const dl_type_field *f, const dl_vector *col, int64_t row,
           dl_error *err) {
@@ -139,8 +148,9 @@ key_value(dl_ops_writer *w, const dl_type_field *f, const dl_vector *col, int64_
     if (!is_null) {
         return dl_ops_path_escape(dl_buf_view(&w->val), &w->key, err);
     }
-    DL_CHECK(f->is_nullable, err, DL_ERR_CONSTRAINT, "NULL value in column '%s', which is NOT NULL",
-             f->name);
+    if (!f->is_nullable) {
+        return not_null_violated(w, f, err);
+    }
     return dl_buf_append_cstr(&w->key, DL_OPS_NULL_PARTITION, err);
 }
 
@@ -315,6 +325,15 @@ check_batch(const dl_ops_writer *w, const dl_batch *batch, dl_error *err) {
             dl_buf_destroy(&want);
             dl_buf_destroy(&got);
             return DL_ERR_SCHEMA;
+        }
+        if (f->is_nullable ||
+            (batch->cols[c]->layout == DL_VEC_FLAT && !batch->cols[c]->validity)) {
+            continue;
+        }
+        for (int64_t k = 0; k < batch->count; k++) {
+            if (dl_vec_is_null(batch->cols[c], dl_vec_batch_row(batch, k))) {
+                return not_null_violated(w, f, err);
+            }
         }
     }
     return DL_OK;

@@ -103,6 +103,16 @@ DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delt
 DL_NODISCARD dl_status dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_column_def *d,
                                                dl_delta_field *out, dl_error *err);
 
+/* f with its comment set to comment: metadata.comment replaced or added, every other metadata
+ * member kept. */
+DL_NODISCARD dl_status dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f,
+                                                dl_str comment, dl_delta_field *out, dl_error *err);
+
+/* f as the JSON a schemaString holds for it ({"name":..,"type":..,"nullable":..,
+ * "metadata":{..}}), in the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_field_json(dl_sql_binder *b, const dl_delta_field *f, dl_str *out,
+                                             dl_error *err);
+
 /* The schema of fields[0..n) (the fields are referenced, not copied). */
 DL_NODISCARD dl_status dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields,
                                             int32_t n, dl_delta_schema *out, dl_error *err);

@@ -179,6 +179,41 @@ new_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *
     return DL_OK;
 }
 
+/* A column position as Spark logs it ("FIRST", "AFTER x"), or NULL for none. */
+static const char *
+position_text(dl_sql_binder *b, bool is_first, const char *after) {
+    if (is_first) {
+        return "FIRST";
+    }
+    if (after == NULL) {
+        return NULL;
+    }
+    size_t n = strlen(after) + sizeof("AFTER ");
+    char *text = dl_arena_alloc(b->arena, n);
+    if (text != NULL) {
+        (void)snprintf(text, n, "AFTER %s", after);
+    }
+    return text;
+}
+
+/* "column":{name,type,nullable,metadata}[,"position":"FIRST" | "AFTER x"] into an object of
+ * jw: how Spark logs a column with its position (QualifiedColTypeWithPositionForLog). */
+static dl_status
+column_param(dl_sql_binder *b, dl_json_writer *jw, const dl_delta_field *f, bool is_first,
+             const char *after, dl_error *err) {
+    dl_str json;
+    DL_TRY(dl_sql_dml_field_json(b, f, &json, err));
+    DL_TRY(dl_json_writer_key_cstr(jw, "column", err));
+    DL_TRY(dl_json_writer_raw(jw, json, err));
+    if (!is_first && after == NULL) {
+        return DL_OK;
+    }
+    const char *pos = position_text(b, is_first, after);
+    DL_CHECK(pos != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(dl_json_writer_key_cstr(jw, "position", err));
+    return dl_json_writer_string_cstr(jw, pos, err);
+}
+
 /* operationParameters.columns as Spark writes it: [{"column":{name,type,nullable,metadata}
  * [,"position":"FIRST" | "AFTER x"]}, ...]. */
 static dl_status
@@ -190,31 +225,10 @@ stage_add_params(dl_sql_binder *b, const dl_sql_dml_new_col *add, int32_t n, dl_
     dl_json_writer_init(&jw, &text, 0);
     dl_status s = dl_json_writer_begin_array(&jw, err);
     for (int32_t i = 0; s == DL_OK && i < n; i++) {
-        /* The column's JSON is the one field of a schema holding only it. */
-        dl_delta_schema one;
-        const char *json = NULL;
-        s = dl_sql_dml_schema_of(b, &add[i].field, 1, &one, err);
-        s = s == DL_OK ? dl_sql_dml_schema_string(b, &one, &json, err) : s;
-        dl_json_doc doc;
-        dl_json_doc_init(&doc, b->exec->alloc);
-        dl_json_val fields = {0};
-        s = s == DL_OK ? dl_json_doc_parse(&doc, json, strlen(json), err) : s;
-        if (s == DL_OK) {
-            fields = dl_json_obj_get(dl_json_doc_root(&doc), "fields");
-        }
         s = s == DL_OK ? dl_json_writer_begin_object(&jw, err) : s;
-        s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "column", err) : s;
-        s = s == DL_OK ? dl_json_writer_raw(&jw, dl_json_val_raw(dl_json_arr_at(fields, 0)), err)
+        s = s == DL_OK ? column_param(b, &jw, &add[i].field, add[i].is_first, add[i].after, err)
                        : s;
-        if (s == DL_OK && (add[i].is_first || add[i].after != NULL)) {
-            s = dl_json_writer_key_cstr(&jw, "position", err);
-            char pos[300];
-            (void)snprintf(pos, sizeof(pos), "%s%s", add[i].is_first ? "FIRST" : "AFTER ",
-                           add[i].is_first ? "" : add[i].after);
-            s = s == DL_OK ? dl_json_writer_string_cstr(&jw, pos, err) : s;
-        }
         s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
-        dl_json_doc_destroy(&doc);
     }
     s = s == DL_OK ? dl_json_writer_end_array(&jw, err) : s;
     s = s == DL_OK ? dl_delta_tx_param_string(tx, "columns", dl_buf_cstr(&text), err) : s;
@@ -242,16 +256,125 @@ add_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     return commit_metadata(tx, stage_add_params(b, add, n, tx, err), &next, err);
 }
 
+/* ---- ALTER COLUMN ------------------------------------------------------------------------- */
+
+/* The column's new field (COMMENT, DROP NOT NULL, TYPE to its own type), or an error for the
+ * changes Delta or deltalite does not make. */
+static dl_status
+changed_field(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
+              const dl_delta_field *f, dl_delta_field *out, dl_error *err) {
+    *out = *f;
+    switch (stmt->u.alter.change) {
+    case DL_SQL_CHANGE_COMMENT:
+        return dl_sql_dml_field_comment(b, f, stmt->u.alter.comment, out, err);
+    case DL_SQL_CHANGE_DROP_NOT_NULL:
+        out->is_nullable = true;
+        return DL_OK;
+    case DL_SQL_CHANGE_POSITION:
+        return DL_OK;
+    case DL_SQL_CHANGE_TYPE: {
+        const dl_type *to = NULL;
+        DL_TRY(dl_sql_binder_type(b, stmt->u.alter.type, &to, err));
+        if (dl_vec_type_equal(to, f->type)) {
+            return DL_OK;
+        }
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "cannot change column `%s` of %s from %s to another type: type "
+                         "widening is not supported yet (rewrite the table with CREATE OR "
+                         "REPLACE TABLE ... AS SELECT and a CAST)",
+                         f->name, t->display, dl_vec_type_name(f->type->id));
+    }
+    case DL_SQL_CHANGE_SET_NOT_NULL:
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "[DELTA_OPERATION_NOT_ALLOWED] SET NOT NULL on an existing column of %s "
+                         "is not supported: Delta cannot make a nullable column non-nullable",
+                         t->display);
+    default:
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "column defaults (SET / DROP DEFAULT) are not supported yet");
+    }
+}
+
+/* ALTER TABLE t ALTER | CHANGE COLUMN c (COMMENT '..' | DROP NOT NULL | FIRST | AFTER x |
+ * TYPE its type): a metaData-only commit, operation CHANGE COLUMN with Spark's column and
+ * position parameters. */
+static dl_status
+change_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    dl_sql_dml_target t;
+    DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
+    const dl_sql_name *col = &stmt->u.alter.column;
+    if (col->n_parts > 1) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "changing a field inside a struct column is not supported yet");
+    }
+    const dl_delta_schema *old = dl_delta_snapshot_schema(t.snap);
+    const dl_delta_field *f = dl_delta_schema_find(old, col->parts[0].name);
+    if (f == NULL) {
+        DL_SQL_BIND_FAIL(b, col->parts[0].loc, DL_ERR_SQL_BIND, err,
+                         "[DELTA_COLUMN_NOT_FOUND] %s has no column `%.*s`", t.display,
+                         DL_STR_FMT(col->parts[0].name));
+    }
+    dl_sql_dml_new_col moved = {0};
+    DL_TRY(changed_field(b, stmt, &t, f, &moved.field, err));
+    int32_t at = (int32_t)(f - old->fields);
+    /* The other columns, then the changed one put back where it was or where it goes. */
+    dl_delta_field *rest = dl_arena_alloc_zero(b->arena, (size_t)old->n_fields * sizeof(*rest));
+    DL_CHECK(rest != NULL, err, DL_ERR_NOMEM, "out of memory");
+    memcpy(rest, old->fields, (size_t)at * sizeof(*rest));
+    memcpy(rest + at, old->fields + at + 1, (size_t)(old->n_fields - at - 1) * sizeof(*rest));
+    dl_delta_schema others;
+    DL_TRY(dl_sql_dml_schema_of(b, rest, old->n_fields - 1, &others, err));
+    if (stmt->u.alter.change == DL_SQL_CHANGE_POSITION) {
+        moved.is_first = stmt->u.alter.position == DL_SQL_COLPOS_FIRST;
+        if (!moved.is_first) {
+            const dl_sql_name *after = &stmt->u.alter.after;
+            dl_str name = after->parts[after->n_parts - 1].name;
+            const dl_delta_field *a = dl_delta_schema_find(&others, name);
+            if (a == NULL || after->n_parts > 1) {
+                DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_SQL_BIND, err,
+                                 "cannot move column `%s` after `%.*s`: %s has no other column "
+                                 "of that name",
+                                 f->name, DL_STR_FMT(name), t.display);
+            }
+            moved.after = a->name;
+        }
+    } else if (at > 0) {
+        moved.after = old->fields[at - 1].name;
+    } else {
+        moved.is_first = true;
+    }
+    dl_delta_schema changed;
+    DL_TRY(dl_sql_dml_schema_grow(b, &others, &moved, 1, &changed, err));
+    dl_delta_metadata next = *dl_delta_snapshot_metadata(t.snap);
+    DL_TRY(dl_sql_dml_schema_string(b, &changed, &next.schema_string, err));
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_CHANGE_COLUMN);
+    /* Spark's parameters: the column's new field as JSON text, and the position when moved. */
+    dl_str json;
+    dl_status s = dl_sql_dml_field_json(b, &moved.field, &json, err);
+    s = s == DL_OK ? dl_delta_tx_param_string(tx, "column", json.ptr, err) : s;
+    if (s == DL_OK && stmt->u.alter.change == DL_SQL_CHANGE_POSITION) {
+        const char *pos = position_text(b, moved.is_first, moved.after);
+        s = pos != NULL ? dl_delta_tx_param_string(tx, "position", pos, err)
+                        : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    }
+    return commit_metadata(tx, s, &next, err);
+}
+
 dl_status
 dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_alter_kind kind = stmt->u.alter.kind;
     if (kind == DL_SQL_ALTER_ADD_COLUMNS) {
         return add_columns(b, stmt, err);
     }
+    if (kind == DL_SQL_ALTER_COLUMN) {
+        return change_column(b, stmt, err);
+    }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES and "
-                         "ADD COLUMNS are)");
+                         "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
+                         "COLUMNS and ALTER COLUMN are)");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));

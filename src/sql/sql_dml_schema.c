@@ -11,26 +11,70 @@
 #include "json/json.h"
 #include "sql/sql_dml.h"
 
-/* The metadata object of a field with only a comment, as JSON text in the arena. */
+/* The JSON text written to jw's buffer, copied into the arena. */
 static dl_status
-comment_metadata(dl_sql_binder *b, dl_str comment, dl_str *out, dl_error *err) {
+arena_text(dl_sql_binder *b, const dl_buf *text, dl_str *out, dl_error *err) {
+    char *copy = dl_arena_strndup(b->arena, (const char *)text->data, text->len);
+    DL_CHECK(copy != NULL, err, DL_ERR_NOMEM, "out of memory");
+    *out = (dl_str){.ptr = copy, .len = text->len};
+    return DL_OK;
+}
+
+dl_status
+dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f, dl_str comment,
+                         dl_delta_field *out, dl_error *err) {
+    *out = *f;
+    out->comment = dl_arena_strndup(b->arena, comment.ptr, comment.len);
+    DL_CHECK(out->comment != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_json_doc doc;
+    dl_json_doc_init(&doc, b->exec->alloc);
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
     dl_json_writer jw;
     dl_json_writer_init(&jw, &text, 0);
-    dl_status s = dl_json_writer_begin_object(&jw, err);
+    dl_str old = f->metadata.len > 0 ? f->metadata : DL_STR("{}");
+    dl_status s = dl_json_doc_parse(&doc, old.ptr, old.len, err);
+    s = s == DL_OK ? dl_json_writer_begin_object(&jw, err) : s;
+    dl_json_iter it = dl_json_val_iter(dl_json_doc_root(&doc));
+    dl_str key;
+    dl_json_val v;
+    while (s == DL_OK && dl_json_iter_next(&it, &key, &v)) {
+        if (!dl_str_eq(key, DL_STR("comment"))) {
+            s = dl_json_writer_key(&jw, key, err);
+            s = s == DL_OK ? dl_json_writer_value(&jw, v, err) : s;
+        }
+    }
     s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "comment", err) : s;
     s = s == DL_OK ? dl_json_writer_string(&jw, comment, err) : s;
     s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
-    const char *copy =
-        s == DL_OK ? dl_arena_strndup(b->arena, (const char *)text.data, text.len) : NULL;
-    size_t len = text.len;
+    s = s == DL_OK ? arena_text(b, &text, &out->metadata, err) : s;
     dl_json_writer_destroy(&jw);
     dl_buf_destroy(&text);
-    DL_TRY(s);
-    DL_CHECK(copy != NULL, err, DL_ERR_NOMEM, "out of memory");
-    *out = (dl_str){.ptr = copy, .len = len};
-    return DL_OK;
+    dl_json_doc_destroy(&doc);
+    return s;
+}
+
+dl_status
+dl_sql_dml_field_json(dl_sql_binder *b, const dl_delta_field *f, dl_str *out, dl_error *err) {
+    /* The field's JSON is the one field of a schema holding only it. */
+    dl_delta_schema one;
+    const char *json = NULL;
+    DL_TRY(dl_sql_dml_schema_of(b, f, 1, &one, err));
+    DL_TRY(dl_sql_dml_schema_string(b, &one, &json, err));
+    dl_json_doc doc;
+    dl_json_doc_init(&doc, b->exec->alloc);
+    dl_status s = dl_json_doc_parse(&doc, json, strlen(json), err);
+    if (s == DL_OK) {
+        dl_str raw =
+            dl_json_val_raw(dl_json_arr_at(dl_json_obj_get(dl_json_doc_root(&doc), "fields"), 0));
+        char *copy = dl_arena_strndup(b->arena, raw.ptr, raw.len);
+        *out = (dl_str){.ptr = copy, .len = raw.len};
+        if (copy == NULL) {
+            s = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        }
+    }
+    dl_json_doc_destroy(&doc);
+    return s;
 }
 
 dl_status
@@ -51,12 +95,10 @@ dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_column_def *d, dl_delta_f
     DL_TRY(dl_vec_type_struct(b->arena, &one, 1, &row, err));
     dl_delta_schema ds;
     DL_TRY(dl_delta_schema_from_type(row, b->arena, &ds, err));
-    *out = ds.fields[0];
     if (d->has_comment) {
-        out->comment = dl_arena_strndup(b->arena, d->comment.ptr, d->comment.len);
-        DL_CHECK(out->comment != NULL, err, DL_ERR_NOMEM, "out of memory");
-        DL_TRY(comment_metadata(b, d->comment, &out->metadata, err));
+        return dl_sql_dml_field_comment(b, &ds.fields[0], d->comment, out, err);
     }
+    *out = ds.fields[0];
     return DL_OK;
 }
 

@@ -303,7 +303,7 @@ TEST(test_null_in_not_null_partition_column_is_a_constraint_error) {
     dl_status s = dl_ops_writer_write(f.w, batch, &err);
     dl_vec_batch_free(batch);
     CHECK_STATUS(s, DL_ERR_CONSTRAINT, &err);
-    CHECK(strstr(err.msg, "column 'p'") != NULL);
+    CHECK(strstr(err.msg, "NOT NULL constraint violated for column: p") != NULL);
     fixture_close(&f);
 }
 
