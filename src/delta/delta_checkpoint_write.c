@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Writing classic checkpoints (PROTOCOL.md "Checkpoints", "V1 Spec", "Classic checkpoint",
- * "Checkpoint Schema", "Last Checkpoint File Schema"; Spark's Checkpoints.scala).
+ * Writing classic checkpoints (PROTOCOL.md "Checkpoints", "V1 Spec", "V2 Spec", "Classic
+ * checkpoint", "Checkpoint Schema", "Last Checkpoint File Schema"; Spark's Checkpoints.scala).
+ * A table with the v2Checkpoint feature gets a classic-named V2 checkpoint: the same file with
+ * a checkpointMetadata column struct<version long, tags map<string,string>> and one row
+ * {version} (file actions inline, no sidecars), which the V2 spec allows under the classic name.
  *
  * A checkpoint of version v is `_delta_log/<v>.checkpoint.parquet`: one row per action of the
  * reconciled state at v, each row with exactly one non-null top-level column. The columns, in
@@ -68,6 +71,7 @@ enum {
     COL_METADATA,
     COL_PROTOCOL,
     COL_DOMAIN,
+    COL_CHECKPOINT_METADATA, /* V2 checkpoints only */
     N_COLS
 };
 
@@ -87,6 +91,8 @@ typedef struct ckpt {
     const dl_delta_snapshot *snap;
     dl_delta_stats_reader stats_rd; /* reads back stats not kept in memory */
     const dl_delta_metadata *md;
+    bool is_v2;     /* the table has v2Checkpoint: a classic-named V2 checkpoint */
+    int32_t n_cols; /* top-level columns: N_COLS, or one fewer for a V1 checkpoint */
     dl_arena arena;
     const dl_allocator *alloc;
     int64_t now_ms;
@@ -383,10 +389,17 @@ build_types(ckpt *c, dl_error *err) {
     DL_TRY(make_struct(c, fp, 4, &proto, err));
     dl_type_field fd[] = {F("domain", str), F("configuration", str), F("removed", b)};
     DL_TRY(make_struct(c, fd, 3, &dm, err));
-    dl_type_field root[N_COLS] = {F("txn", txn),        F("add", c->add_type),
-                                  F("remove", rm),      F("metaData", md),
-                                  F("protocol", proto), F("domainMetadata", dm)};
-    return make_struct(c, root, N_COLS, &c->root, err);
+    const dl_type *cm = NULL;
+    dl_type_field fc[] = {F("version", i64), F("tags", map_ss)};
+    DL_TRY(make_struct(c, fc, 2, &cm, err));
+    dl_type_field root[N_COLS] = {F("txn", txn),
+                                  F("add", c->add_type),
+                                  F("remove", rm),
+                                  F("metaData", md),
+                                  F("protocol", proto),
+                                  F("domainMetadata", dm),
+                                  F("checkpointMetadata", cm)};
+    return make_struct(c, root, c->n_cols, &c->root, err);
 }
 
 /* ---- appending values ------------------------------------------------------------------ */
@@ -697,10 +710,19 @@ put_domain(dl_vector *v, const dl_delta_snapshot_domain *d, dl_error *err) {
     return dl_vec_append_struct(v, err);
 }
 
+/* The one checkpointMetadata action of a V2 checkpoint: its version, no tags. */
+static dl_status
+put_checkpoint_metadata(dl_vector *v, int64_t version, dl_error *err) {
+    DL_TRY(dl_vec_append_i64(v->children[0], version, err));
+    DL_TRY(dl_vec_append_null(v->children[1], err));
+    return dl_vec_append_struct(v, err);
+}
+
 /* ---- the row cursor -------------------------------------------------------------------- */
 
 typedef struct row_cursor {
-    int stage; /* 0 protocol, 1 metaData, 2 txns, 3 domains, 4 adds, 5 tombstones, 6 done */
+    int stage; /* 0 protocol, 1 metaData, 2 checkpointMetadata (V2), 3 txns, 4 domains, 5 adds,
+                  6 tombstones, 7 done */
     size_t i;
 } row_cursor;
 
@@ -721,7 +743,7 @@ next_row(ckpt *c, row_cursor *rc, dl_batch *b, bool *out_has_row, dl_error *err)
     const dl_delta_snapshot *s = c->snap;
     int col = -1;
     dl_status st = DL_OK;
-    while (col < 0 && rc->stage < 6) {
+    while (col < 0 && rc->stage < 7) {
         size_t i = rc->i++;
         if (rc->stage == 0 || rc->stage == 1) {
             col = rc->stage == 0 ? COL_PROTOCOL : COL_METADATA;
@@ -729,18 +751,21 @@ next_row(ckpt *c, row_cursor *rc, dl_batch *b, bool *out_has_row, dl_error *err)
                                 : put_metadata(b->cols[col], c->md, err);
             rc->stage++;
             rc->i = 0;
-        } else if (rc->stage == 2 && i < dl_delta_snapshot_txn_count(s)) {
+        } else if (rc->stage == 2 && i == 0 && c->is_v2) {
+            col = COL_CHECKPOINT_METADATA;
+            st = put_checkpoint_metadata(b->cols[col], c->info.version, err);
+        } else if (rc->stage == 3 && i < dl_delta_snapshot_txn_count(s)) {
             const dl_delta_snapshot_txn *t = dl_delta_snapshot_txn_at(s, i);
             col = txn_kept(c, t) ? COL_TXN : -1;
             st = col >= 0 ? put_txn(b->cols[col], t, err) : DL_OK;
-        } else if (rc->stage == 3 && i < dl_delta_snapshot_domain_count(s)) {
+        } else if (rc->stage == 4 && i < dl_delta_snapshot_domain_count(s)) {
             col = COL_DOMAIN;
             st = put_domain(b->cols[col], dl_delta_snapshot_domain_at(s, i), err);
-        } else if (rc->stage == 4 && i < dl_delta_snapshot_file_count(s)) {
+        } else if (rc->stage == 5 && i < dl_delta_snapshot_file_count(s)) {
             col = COL_ADD;
             st = put_add(c, b->cols[col], dl_delta_snapshot_file(s, i), err);
             c->info.num_of_add_files++;
-        } else if (rc->stage == 5 && i < dl_delta_snapshot_tombstone_count(s)) {
+        } else if (rc->stage == 6 && i < dl_delta_snapshot_tombstone_count(s)) {
             const dl_delta_file *f = dl_delta_snapshot_tombstone(s, i);
             col = tombstone_kept(c, f) ? COL_REMOVE : -1;
             st = col >= 0 ? put_remove(c, b->cols[col], f, err) : DL_OK;
@@ -752,7 +777,7 @@ next_row(ckpt *c, row_cursor *rc, dl_batch *b, bool *out_has_row, dl_error *err)
         }
         DL_TRY(st);
     }
-    for (int k = 0; col >= 0 && k < N_COLS; k++) {
+    for (int k = 0; col >= 0 && k < c->n_cols; k++) {
         if (k != col) {
             DL_TRY(dl_vec_append_null(b->cols[k], err));
         }
@@ -886,6 +911,9 @@ dl_delta_checkpoint_write(dl_delta_table *table, const dl_delta_snapshot *snap, 
     c.table = table;
     c.snap = snap;
     c.md = dl_delta_snapshot_metadata(snap);
+    c.is_v2 = dl_delta_protocol_has_feature(dl_delta_snapshot_protocol(snap),
+                                            DL_DELTA_FEATURE_V2_CHECKPOINT);
+    c.n_cols = c.is_v2 ? N_COLS : N_COLS - 1;
     c.alloc = table->alloc;
     c.now_ms = now_ms > 0 ? now_ms : dl_delta_now_ms();
     c.info.version = dl_delta_snapshot_version(snap);

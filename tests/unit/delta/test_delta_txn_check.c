@@ -500,8 +500,13 @@ check_checkpoint_schema(checker *c, const dl_pq_field *root) {
                                      "writerFeatures"};
     static const char *const txn[] = {"appId", "version", "lastUpdated"};
     static const char *const dm[] = {"domain", "configuration", "removed"};
+    static const char *const cm[] = {"version", "tags"};
     size_t n_add = 0;
-    if (!names_are(root, top, 6, NULL) || !names_are(root->children[1], add, 10, &n_add) ||
+    size_t n_top = 0;
+    if (!names_are(root, top, 6, &n_top) || n_top > 7 ||
+        (n_top == 7 && (strcmp(root->children[6]->name, "checkpointMetadata") != 0 ||
+                        !names_are(root->children[6], cm, 2, NULL))) ||
+        !names_are(root->children[1], add, 10, &n_add) ||
         !names_are(root->children[2], rm, 9, NULL) || !names_are(root->children[3], md, 8, NULL) ||
         !names_are(root->children[4], pr, 4, NULL) || !names_are(root->children[0], txn, 3, NULL) ||
         !names_are(root->children[5], dm, 3, NULL)) {
@@ -518,8 +523,27 @@ check_checkpoint_schema(checker *c, const dl_pq_field *root) {
 }
 
 typedef struct ckpt_counts {
-    int64_t rows, adds, removes, metadata, protocols;
+    int64_t rows, adds, removes, metadata, protocols, cp_metadata;
+    int64_t cp_metadata_version; /* checkpointMetadata.version */
+    bool is_v2_table;            /* the protocol row lists v2Checkpoint */
 } ckpt_counts;
+
+/* True when row r of a list-of-strings vector holds name. */
+static bool
+list_has(const dl_vector *list, int64_t r, const char *name) {
+    if (dl_vec_is_null(list, r)) {
+        return false;
+    }
+    int64_t start = 0;
+    int64_t end = 0;
+    dl_vec_list_bounds(list, r, &start, &end);
+    for (int64_t i = start; i < end; i++) {
+        if (dl_str_eq_cstr(dl_vec_get_str(list->children[0], i), name)) {
+            return true;
+        }
+    }
+    return false;
+}
 
 static bool
 check_checkpoint_rows(checker *c, const dl_batch *b, ckpt_counts *n, bool is_seeding) {
@@ -540,6 +564,13 @@ check_checkpoint_rows(checker *c, const dl_batch *b, ckpt_counts *n, bool is_see
         n->removes += which == 2;
         n->metadata += which == 3;
         n->protocols += which == 4;
+        if (which == 4) {
+            n->is_v2_table = list_has(b->cols[4]->children[2], r, "v2Checkpoint");
+        }
+        if (which == 6) {
+            n->cp_metadata++;
+            n->cp_metadata_version = ((const int64_t *)b->cols[6]->children[0]->data)[r];
+        }
         if (which == 1 && is_seeding) {
             const dl_vector *path = b->cols[1]->children[0];
             dl_buf decoded;
@@ -602,6 +633,18 @@ check_checkpoint(checker *c, const char *path, bool is_seeding, ckpt_counts *n) 
     if (is_ok && (n->metadata != 1 || n->protocols != 1)) {
         return failf(c, "checkpoint %s: %lld metaData and %lld protocol rows", path,
                      (long long)n->metadata, (long long)n->protocols);
+    }
+    /* V2 spec exactly when the table has v2Checkpoint: one checkpointMetadata of its version. */
+    long long v = -1;
+    (void)sscanf(path, "_delta_log/%20lld", &v);
+    if (is_ok && n->is_v2_table && (n->cp_metadata != 1 || n->cp_metadata_version != v)) {
+        return failf(c,
+                     "checkpoint %s of a v2Checkpoint table needs one checkpointMetadata of "
+                     "version %lld (has %lld)",
+                     path, v, (long long)n->cp_metadata);
+    }
+    if (is_ok && !n->is_v2_table && n->cp_metadata != 0) {
+        return failf(c, "checkpoint %s: checkpointMetadata without the v2Checkpoint feature", path);
     }
     return is_ok;
 }

@@ -134,6 +134,30 @@ TEST(test_checkpoint_interval_property_sets_the_cadence) {
     tl_table_free(&t);
 }
 
+/* A table with v2Checkpoint gets classic-named V2 checkpoints: one checkpointMetadata row. */
+TEST(test_v2_checkpoint_table_gets_a_checkpoint_metadata_row) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    dl_error err;
+    dl_delta_kv conf[] = {{"delta.checkpointPolicy", "v2"}, {"delta.checkpointInterval", "3"}};
+    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, NULL, 0, conf, 2, NULL, &err), &err);
+    CHECK_OK(append_range(&t, 1, 4, NULL, 0, NULL, &err), &err);
+    CHECK(checkpoint_exists(&t, 3));
+    char text[8192];
+    CHECK(tw_read_log_file(&t, "_last_checkpoint", text, sizeof(text)));
+    /* protocol, metaData, checkpointMetadata, 3 adds */
+    CHECK(strncmp(text, "{\"version\":3,\"size\":6,", 22) == 0);
+    CHECK(strstr(text, "{\"name\":\"checkpointMetadata\",\"type\":{\"type\":\"struct\","
+                       "\"fields\":[{\"name\":\"version\",\"type\":\"long\"") != NULL);
+    CHECK_LOG(&t);
+    dl_delta_snapshot *snap = tw_latest(&t, &err);
+    CHECK(snap != NULL);
+    CHECK_INT_EQ(dl_delta_snapshot_checkpoint_version(snap), 3);
+    CHECK_INT_EQ(dl_delta_snapshot_file_count(snap), 3);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+}
+
 TEST(test_on_demand_checkpoint_never_moves_last_checkpoint_back) {
     tl_table t;
     CHECK(tl_table_new(&t));
@@ -543,6 +567,7 @@ main(void) {
     RUN(test_remove_after_checkpoint_carries_stats_from_the_checkpoint);
     RUN(test_commit_at_interval_writes_checkpoint_and_last_checkpoint);
     RUN(test_checkpoint_interval_property_sets_the_cadence);
+    RUN(test_v2_checkpoint_table_gets_a_checkpoint_metadata_row);
     RUN(test_on_demand_checkpoint_never_moves_last_checkpoint_back);
     RUN(test_expired_tombstones_are_dropped_from_checkpoints);
     RUN(test_stats_as_struct_writes_typed_stats_and_partition_values);
