@@ -250,6 +250,9 @@ uint32_t dl_sql_lower_cp(uint32_t cp);
 /* Appends code point cp as UTF-8. */
 DL_NODISCARD dl_status dl_sql_utf8_put(dl_buf *buf, uint32_t cp, dl_error *err);
 
+/* Appends s in base64 (RFC 4648, padded, one line), as base64() and to_json write binary. */
+DL_NODISCARD dl_status dl_sql_base64_append(dl_str s, dl_buf *buf, dl_error *err);
+
 /* The string argument kernels loop over: appends each row's result to out, or NULL. */
 typedef dl_status (*dl_sql_str_row_fn)(const dl_sql_fn_call *call, const dl_vec_unified *u,
                                        int64_t row, dl_buf *buf, bool *out_null, dl_error *err);

@@ -542,12 +542,8 @@ dl_sql_fn_unhex(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static dl_status
-row_base64(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t i, dl_buf *buf,
-           bool *out_null, dl_error *err) {
-    *out_null = false;
-    DL_UNUSED(call);
-    dl_str s = dl_sql_u_str(&u[0], i);
+dl_status
+dl_sql_base64_append(dl_str s, dl_buf *buf, dl_error *err) {
     const unsigned char *p = (const unsigned char *)s.ptr;
     for (size_t k = 0; k < s.len; k += 3) {
         uint32_t v = (uint32_t)p[k] << 16;
@@ -563,6 +559,14 @@ row_base64(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t i, dl_bu
         DL_TRY(dl_buf_append(buf, q, 4, err));
     }
     return DL_OK;
+}
+
+static dl_status
+row_base64(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t i, dl_buf *buf,
+           bool *out_null, dl_error *err) {
+    *out_null = false;
+    DL_UNUSED(call);
+    return dl_sql_base64_append(dl_sql_u_str(&u[0], i), buf, err);
 }
 
 dl_status
