@@ -189,6 +189,14 @@ DELTALITE_API deltalite_status deltalite_query_len(deltalite_db *db, const char 
                                                    deltalite_result **out);
 
 /*
+ * Cancels the statements running on db (from another thread, or a SIGINT handler: it is one
+ * atomic store): each fails with DELTALITE_ERROR_INTERRUPTED at its next batch, and a
+ * statement that changes a table commits nothing. Statements started afterwards run normally.
+ * db NULL is a no-op. The one function that may be called while another thread uses db.
+ */
+DELTALITE_API void deltalite_interrupt(deltalite_db *db);
+
+/*
  * True when sql ends with a complete statement: its last ';' lies outside strings, quoted
  * names and comments, and only blanks or comments follow it (sqlite3_complete). A shell uses
  * it to know when to stop reading lines. Thread-safe; sql NULL gives false.

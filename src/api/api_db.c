@@ -188,6 +188,13 @@ deltalite_open(const char *warehouse, const deltalite_options *options, deltalit
     return DELTALITE_OK;
 }
 
+void
+deltalite_interrupt(deltalite_db *db) {
+    if (db != NULL) {
+        dl_sql_session_interrupt(db->session);
+    }
+}
+
 deltalite_status
 deltalite_close(deltalite_db *db) {
     if (db == NULL) {

@@ -107,7 +107,8 @@ typedef struct dl_shell {
     bool is_interactive; /* reading a terminal with a prompt */
     bool bail;           /* stop at the first failing statement */
     bool timer;          /* print each statement's run time */
-    bool should_quit;    /* .quit was read */
+    bool should_quit;    /* .quit was read, or Ctrl-C stopped a script */
+    bool is_interrupted; /* Ctrl-C cancelled the last statement */
     int64_t n_failed;    /* statements that failed */
     FILE *out;           /* results */
     FILE *err;           /* errors and notes */

@@ -12,7 +12,13 @@
  *
  * where "script.sql:14: " (the file and the line of the error in it) appears only for scripts;
  * the message's own line and column count from the start of the statement.
+ *
+ * Ctrl-C while a statement runs cancels it (deltalite_interrupt from a SIGINT handler, which
+ * only stores a flag); the statement fails with "interrupted" and changes nothing. At an
+ * interactive prompt the shell then reads the next statement; running a script or a pipe it
+ * stops there (exit status 1). Outside statements SIGINT keeps its usual effect.
  */
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -164,19 +170,41 @@ now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The handle a SIGINT cancels while a statement runs (one shell per process). */
+static deltalite_db *volatile interrupt_db;
+
+static void
+on_sigint(int sig) {
+    (void)sig;
+    deltalite_interrupt(interrupt_db);
+}
+
 /* Runs one statement; prints its result or its error. */
 static bool
 run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int64_t line) {
     double start = now_seconds();
+    struct sigaction on = {.sa_handler = on_sigint};
+    struct sigaction before;
+    (void)sigemptyset(&on.sa_mask);
+    interrupt_db = sh->db;
+    bool is_caught = sigaction(SIGINT, &on, &before) == 0;
     deltalite_result *r = NULL;
     deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
     if (ds == DELTALITE_OK) {
         ds = print_result(sh, r);
         deltalite_result_free(r);
     }
+    if (is_caught) {
+        (void)sigaction(SIGINT, &before, NULL);
+    }
+    interrupt_db = NULL;
     if (ds != DELTALITE_OK) {
         dl_shell_print_error(sh, source, line);
         sh->n_failed++;
+        if (ds == DELTALITE_ERROR_INTERRUPTED) {
+            sh->is_interrupted = true;
+            sh->should_quit = !sh->is_interactive; /* Ctrl-C stops a script, not one statement */
+        }
         return false;
     }
     if (sh->timer) {
@@ -192,12 +220,13 @@ dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
     dl_sql_splitter_init(&sp, sql, len);
     dl_sql_piece piece;
     bool ok = true;
+    sh->is_interrupted = false;
     while (dl_sql_splitter_next(&sp, &piece)) {
         int64_t line = first_line + count_lines(sql, piece.offset);
         if (!run_statement(sh, sql + piece.offset, piece.len, source, line)) {
             ok = false;
-            if (sh->bail) {
-                break;
+            if (sh->bail || sh->should_quit || sh->is_interrupted) {
+                break; /* after Ctrl-C, not the rest of the line either */
             }
         }
     }

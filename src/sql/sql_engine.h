@@ -122,6 +122,11 @@ dl_sql_stmt_kind dl_sql_result_stmt_kind(const dl_sql_result *result);
  * be called from another thread while the result is in use (a shell's Ctrl-C handler). */
 void dl_sql_result_interrupt(dl_sql_result *result);
 
+/* Asks every statement running on session to stop, as dl_sql_result_interrupt does; statements
+ * started afterwards run normally. One atomic store: safe from another thread and from a
+ * signal handler. NULL-tolerant. */
+void dl_sql_session_interrupt(dl_sql_session *session);
+
 /* Releases the result and everything it holds (snapshots, files, memory). NULL-tolerant. */
 void dl_sql_result_free(dl_sql_result *result);
 

@@ -7,6 +7,7 @@
 #ifndef DL_SQL_SQL_ENGINE_INT_H
 #define DL_SQL_SQL_ENGINE_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -93,6 +94,7 @@ struct dl_sql_session {
     int32_t n_settings;
     int32_t cap_settings;
     dl_sql_fn_lookup_fn fn_lookup; /* dl_sql_fn_lookup unless a test replaced it */
+    atomic_bool interrupt;         /* dl_sql_session_interrupt; cleared as a statement starts */
 };
 
 /* Replaces the function registry the binder uses (tests with private kernels). NULL restores

@@ -118,12 +118,17 @@ typedef struct dl_sql_exec_ctx {
     dl_sql_fn_env env;         /* settings every kernel sees */
     dl_store *store;           /* the session's store */
     atomic_bool is_interrupted;
+    const atomic_bool *session_interrupt; /* the session's flag (dl_sql_session_interrupt), or
+                                             NULL */
 } dl_sql_exec_ctx;
 
-/* True once the statement was cancelled; operators then fail with DL_ERR_INTERRUPTED. */
+/* True once the statement (or its session) was cancelled; operators then fail with
+ * DL_ERR_INTERRUPTED. */
 static inline bool
 dl_sql_exec_is_interrupted(dl_sql_exec_ctx *exec) {
-    return atomic_load_explicit(&exec->is_interrupted, memory_order_relaxed);
+    return atomic_load_explicit(&exec->is_interrupted, memory_order_relaxed) ||
+           (exec->session_interrupt != NULL &&
+            atomic_load_explicit(exec->session_interrupt, memory_order_relaxed));
 }
 
 /* ---- operators ------------------------------------------------------------------------------ */

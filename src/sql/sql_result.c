@@ -48,6 +48,8 @@ result_new(dl_sql_session *session, dl_sql_result **out, dl_error *err) {
     x->n_threads = session->pool != NULL ? dl_pool_n_workers(session->pool) + 1 : 1;
     x->store = session->store;
     atomic_init(&x->is_interrupted, false);
+    atomic_store(&session->interrupt, false); /* an interrupt stops what runs, not what follows */
+    x->session_interrupt = &session->interrupt;
     x->env.ansi = dl_sql_session_is_ansi(session);
     const char *tz = dl_sql_session_get(session, "spark.sql.session.timeZone");
     x->env.time_zone = dl_arena_strndup(&r->arena, tz, strlen(tz));

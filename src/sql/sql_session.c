@@ -142,6 +142,7 @@ dl_sql_session_new(const dl_sql_session_config *config, dl_sql_session **out, dl
     s->exec_alloc = exec_allocator(config->alloc);
     s->pool = config->pool;
     s->fn_lookup = dl_sql_fn_lookup;
+    atomic_init(&s->interrupt, false);
     if (config->time_zone != NULL) {
         dl_status st = put_setting(s, "spark.sql.session.timeZone", config->time_zone, err);
         if (st != DL_OK) {
@@ -151,6 +152,13 @@ dl_sql_session_new(const dl_sql_session_config *config, dl_sql_session **out, dl
     }
     *out = s;
     return DL_OK;
+}
+
+void
+dl_sql_session_interrupt(dl_sql_session *session) {
+    if (session != NULL) {
+        atomic_store(&session->interrupt, true);
+    }
 }
 
 void

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The public API running SQL: results, typed getters, text, errors with offsets and carets,
- * scripts, the Arrow stream, and a corpus table. Exits 77 (skipped) while the library is built
- * without the SQL engine.
+ * scripts, the Arrow stream, a corpus table, and deltalite_interrupt. Exits 77 (skipped) while the
+ * library is built without the SQL engine.
  */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "deltalite.h"
 
 #include "harness.h"
+#include "store/store_testutil.h"
 
 static deltalite_db *db;
 
@@ -249,6 +254,82 @@ TEST(test_session_time_zone_shapes_timestamp_text) {
     CHECK_INT_EQ(deltalite_close(tzdb), DELTALITE_OK);
 }
 
+/* ---- deltalite_interrupt ---- */
+
+typedef struct runner {
+    deltalite_db *db;
+    const char *sql;
+    deltalite_status status;
+    _Atomic(int) is_started;
+} runner;
+
+static void *
+run_sql(void *arg) {
+    runner *r = arg;
+    atomic_store(&r->is_started, 1);
+    r->status = deltalite_exec(r->db, r->sql);
+    return NULL;
+}
+
+/* Runs sql on a thread, interrupts db after 100 ms, and returns what the statement ended with. */
+static deltalite_status
+interrupted(deltalite_db *d, const char *sql) {
+    runner r = {.db = d, .sql = sql};
+    pthread_t t;
+    if (pthread_create(&t, NULL, run_sql, &r) != 0) {
+        return DELTALITE_ERROR_INTERNAL;
+    }
+    while (atomic_load(&r.is_started) == 0) {
+        sched_yield();
+    }
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
+    (void)nanosleep(&pause, NULL);
+    deltalite_interrupt(d);
+    (void)pthread_join(t, NULL);
+    return r.status;
+}
+
+TEST(test_interrupt_cancels_a_running_query_and_not_the_next) {
+    /* Minutes of work on any machine, cancelled after 100 ms. */
+    CHECK_INT_EQ(interrupted(db, "SELECT count(*) FROM range(1000000000000) WHERE id % 7 = 3"),
+                 DELTALITE_ERROR_INTERRUPTED);
+    CHECK(strstr(deltalite_error_message(db), "interrupted") != NULL);
+    deltalite_result *r = query("SELECT count(*) FROM range(10)");
+    CHECK(r != NULL && next(r));
+    CHECK_STR_EQ(text(r, 0), "10");
+    deltalite_result_free(r);
+    deltalite_interrupt(NULL); /* harmless */
+}
+
+TEST(test_interrupted_create_table_as_select_commits_nothing) {
+    char dir[TESTUTIL_ROOT_CAP];
+    CHECK(testutil_make_tmp_dir(dir));
+    deltalite_db *d = NULL;
+    deltalite_options opts = {.flags = DELTALITE_OPEN_NO_FSYNC};
+    CHECK_INT_EQ(deltalite_open(dir, &opts, &d), DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_exec(d, "CREATE TABLE t (id BIGINT) USING delta"), DELTALITE_OK);
+    CHECK_INT_EQ(interrupted(d, "INSERT INTO t SELECT id FROM range(1000000000000)"),
+                 DELTALITE_ERROR_INTERRUPTED);
+    deltalite_result *r = NULL;
+    CHECK_INT_EQ(deltalite_query(d,
+                                 "SELECT count(*), (SELECT max(version) FROM (DESCRIBE "
+                                 "HISTORY t)) FROM t",
+                                 &r),
+                 DELTALITE_OK);
+    bool has_row = false;
+    CHECK_INT_EQ(deltalite_result_next_row(r, &has_row), DELTALITE_OK);
+    CHECK(has_row);
+    int64_t rows = -1;
+    int64_t version = -1;
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 0, &rows), DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_result_get_int64(r, 1, &version), DELTALITE_OK);
+    CHECK_INT_EQ(rows, 0);
+    CHECK_INT_EQ(version, 0); /* only the CREATE TABLE */
+    deltalite_result_free(r);
+    CHECK_INT_EQ(deltalite_close(d), DELTALITE_OK);
+    testutil_remove_tree(dir);
+}
+
 int
 main(void) {
     char base[256];
@@ -280,6 +361,8 @@ main(void) {
     RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
+    RUN(test_interrupt_cancels_a_running_query_and_not_the_next);
+    RUN(test_interrupted_create_table_as_select_commits_nothing);
     if (deltalite_close(db) != DELTALITE_OK) {
         printf("close: %s\n", deltalite_error_message(db));
         return 1;
