@@ -71,6 +71,28 @@ check_table_folder(dl_store *store, const char *path, const char *abs, dl_error 
 }
 
 dl_status
+dl_cat_path_folder(dl_cat *cat, const char *path, dl_store **out, dl_error *err) {
+    DL_CHECK(out != NULL, err, DL_ERR_INVALID_ARG, "dl_cat_path_folder: NULL argument");
+    *out = NULL;
+    dl_buf abs;
+    dl_buf_init(&abs, cat->alloc);
+    dl_status st = dl_cat_path_absolute(path, &abs, err);
+    if (st == DL_OK) {
+        st = store_for(cat, dl_buf_cstr(&abs), out, err);
+    }
+    dl_store_info info;
+    dl_error ignored;
+    if (st == DL_OK && dl_store_stat(*out, "", &info, &ignored) == DL_OK && !info.is_dir) {
+        st = dl_error_set(err, DL_ERR_NOT_FOUND,
+                          "table path '%s': %s is a file, not a folder for a Delta table", path,
+                          dl_buf_cstr(&abs));
+        *out = NULL;
+    }
+    dl_buf_destroy(&abs);
+    return st;
+}
+
+dl_status
 dl_cat_path_open(dl_cat *cat, const char *path, dl_delta_table **out, dl_error *err) {
     DL_CHECK(out != NULL, err, DL_ERR_INVALID_ARG, "dl_cat_path_open: NULL argument");
     *out = NULL;

@@ -116,6 +116,11 @@ cb_open_path(void *ctx, const char *path, dl_delta_table **out, dl_error *err) {
 }
 
 static dl_status
+cb_path_store(void *ctx, const char *path, dl_store **out, dl_error *err) {
+    return dl_cat_path_folder(ctx, path, out, err);
+}
+
+static dl_status
 cb_table_location(void *ctx, const char *schema, const char *name, dl_buf *out, dl_error *err) {
     return dl_cat_table_location(ctx, schema, name, out, err);
 }
@@ -154,6 +159,7 @@ dl_cat_sql_catalog(dl_cat *cat, dl_sql_catalog *out) {
     out->ctx = cat;
     out->open_table = cb_open_table;
     out->open_path = cb_open_path;
+    out->path_store = cb_path_store;
     out->table_location = cb_table_location;
     out->create_schema = cb_create_schema;
     out->use_schema = cb_use_schema;

@@ -97,6 +97,14 @@ DL_NODISCARD dl_status dl_cat_path_open(dl_cat *cat, const char *path, dl_delta_
                                         dl_error *err);
 
 /*
+ * The store rooted at a table path (as dl_cat_path_open takes it), for creating a table there
+ * (CREATE TABLE delta.`/path`): the folder need not exist (the first commit creates it), but
+ * a file at the path is NOT_FOUND with a message. The store is the catalog's.
+ */
+DL_NODISCARD dl_status dl_cat_path_folder(dl_cat *cat, const char *path, dl_store **out,
+                                          dl_error *err);
+
+/*
  * Appends to out (NUL-terminated) the folder, relative to the warehouse store, that the table
  * schema.name has or would have: "name" in `default`, "schema.db/name" otherwise, lowercased.
  * NOT_FOUND when the schema does not exist; whether the table exists is not checked.

@@ -3,7 +3,8 @@
  * CREATE [OR REPLACE] TABLE [IF NOT EXISTS] t [(columns)] [USING delta] [PARTITIONED BY (..)]
  * [COMMENT '..'] [TBLPROPERTIES (..)] [AS query], and REPLACE TABLE (sql_dml.h).
  *
- * The table is the warehouse folder the catalog names (dl_sql_catalog.table_location); it
+ * The table is the warehouse folder the catalog names (dl_sql_catalog.table_location), or the
+ * folder of a path name (delta.`/path`, dl_sql_catalog.path_store; isManaged false); it
  * exists when its log has a version. Columns come from the column list (NOT NULL kept) or
  * from the query (every column nullable, as Spark's CTAS makes them). The commit is version
  * 0 (or the next version for a replace) with protocol, metaData and, for AS SELECT, the adds
@@ -17,6 +18,7 @@
 typedef struct create_ctx {
     dl_sql_dml_target t;
     dl_delta_schema ds; /* the table's schema (t.schema is its type) */
+    bool is_path;       /* named delta.`/path`: not in the warehouse (isManaged false) */
     dl_delta_create_spec spec;
     dl_sql_plan *query; /* conformed rows for AS SELECT, or NULL */
     const char *schema_name;
@@ -28,16 +30,30 @@ ident_text(dl_sql_binder *b, dl_str s) {
     return dl_arena_strndup(b->arena, s.ptr, s.len);
 }
 
-/* Opens the folder and loads its latest snapshot when the table exists. */
+/* The store and folder of a table named by path (delta.`/path`). */
 static dl_status
-open_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *err) {
+path_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *err) {
     const dl_sql_name *name = &stmt->u.create_table.name;
     dl_sql_catalog *cat = &b->session->catalog;
-    if (stmt->u.create_table.has_location || name->n_parts > 2 || cat->table_location == NULL) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "CREATE TABLE with LOCATION or a path name is not supported yet: create "
-                         "tables by name in the warehouse");
+    const char *path = ident_text(b, name->parts[1].name);
+    DL_CHECK(path != NULL, err, DL_ERR_NOMEM, "out of memory");
+    c->table_name = dl_arena_printf(b->arena, "delta.`%s`", path);
+    DL_CHECK(c->table_name != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_status s = cat->path_store != NULL ? cat->path_store(cat->ctx, path, &c->t.store, err)
+                                          : dl_error_set(err, DL_ERR_UNSUPPORTED, "no catalog");
+    if (s != DL_OK) {
+        dl_sql_binder_locate(b, name->parts[1].loc, err);
+        return s;
     }
+    c->t.root = "";
+    return DL_OK;
+}
+
+/* The warehouse folder of a table named schema.name. */
+static dl_status
+named_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *err) {
+    const dl_sql_name *name = &stmt->u.create_table.name;
+    dl_sql_catalog *cat = &b->session->catalog;
     c->schema_name = name->n_parts == 2 ? ident_text(b, name->parts[0].name) : NULL;
     c->table_name = ident_text(b, name->parts[name->n_parts - 1].name);
     DL_CHECK(c->table_name != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -51,12 +67,35 @@ open_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error
         return s;
     }
     DL_CHECK(root != NULL, err, DL_ERR_NOMEM, "out of memory");
-    c->t.display = c->table_name;
     c->t.store = b->session->store;
     c->t.root = root;
-    DL_TRY(dl_delta_table_open(b->session->store, root, b->exec->alloc, &c->t.table, err));
+    return DL_OK;
+}
+
+/* Opens the folder (by name in the warehouse, or by path) and loads its latest snapshot when
+ * the table exists. */
+static dl_status
+open_location(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *err) {
+    const dl_sql_name *name = &stmt->u.create_table.name;
+    c->is_path = name->n_parts == 2 && name->parts[1].is_quoted &&
+                 dl_str_eq_nocase(name->parts[0].name, DL_STR("delta"));
+    if (stmt->u.create_table.has_location) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "CREATE TABLE ... LOCATION is not supported: deltalite has no metastore "
+                         "to remember where a named table lives; create it by its path instead, "
+                         "CREATE TABLE delta.`/the/location` (...), and read it as "
+                         "delta.`/the/location`");
+    }
+    if (name->n_parts > 2 || b->session->catalog.table_location == NULL) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "CREATE TABLE takes a name (table or schema.table) or a path "
+                         "(delta.`/path`)");
+    }
+    DL_TRY(c->is_path ? path_location(b, stmt, c, err) : named_location(b, stmt, c, err));
+    c->t.display = c->table_name;
+    DL_TRY(dl_delta_table_open(c->t.store, c->t.root, b->exec->alloc, &c->t.table, err));
     DL_TRY(dl_sql_dml_hold_table(b, c->t.table, err));
-    s = dl_delta_snapshot_latest(c->t.table, NULL, &c->t.snap, err);
+    dl_status s = dl_delta_snapshot_latest(c->t.table, NULL, &c->t.snap, err);
     if (s == DL_ERR_NOT_FOUND) {
         c->t.snap = NULL;
         dl_error_clear(err);
@@ -224,7 +263,7 @@ stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_
     c->spec.partition_columns = c->t.parts;
     c->spec.n_partition_columns = c->t.n_parts;
     c->spec.is_as_select = c->query != NULL;
-    c->spec.is_managed = true;
+    c->spec.is_managed = !c->is_path;
     if (stmt->u.create_table.has_comment) {
         c->spec.description = ident_text(b, stmt->u.create_table.comment);
     }

@@ -49,6 +49,9 @@ typedef struct dl_sql_catalog {
     /* Opens the table at a path (delta.`/path`); relative paths are relative to the process's
      * working directory. */
     dl_status (*open_path)(void *ctx, const char *path, dl_delta_table **out, dl_error *err);
+    /* The store rooted at a table path, for CREATE TABLE delta.`/path` (the folder need not
+     * exist); owned by the catalog. */
+    dl_status (*path_store)(void *ctx, const char *path, dl_store **out, dl_error *err);
     /* The root folder a new table schema.name would have (for CREATE TABLE), written into out
      * as a NUL-terminated string; EXISTS is not checked here. */
     dl_status (*table_location)(void *ctx, const char *schema, const char *name, dl_buf *out,
