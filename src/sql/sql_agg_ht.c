@@ -288,6 +288,10 @@ dl_sql_agg_ht_find(dl_sql_agg_ht *ht, dl_vector *const *keys, int64_t count, uin
     uint64_t hashes[DL_BATCH_CAPACITY];
     uint32_t new_rows[DL_BATCH_CAPACITY];
     uint32_t codes[DL_BATCH_CAPACITY];
+    if (ht->n_keys == 0 && ht->n_groups > 0) {
+        memset(out_gids, 0, (size_t)count * sizeof(uint32_t)); /* the one group, made */
+        return DL_OK;
+    }
     if (ht->n_keys == 0) {
         for (int64_t i = 0; i < count; i++) {
             hashes[i] = 1; /* one group */
