@@ -308,6 +308,17 @@ DELTALITE_API deltalite_status deltalite_result_get_blob(deltalite_result *resul
 DELTALITE_API deltalite_status deltalite_result_get_text(deltalite_result *result, int32_t col,
                                                          const char **out, size_t *out_len);
 
+/*
+ * Any value as JSON text: numbers and booleans bare (NaN and Infinity as strings), strings
+ * quoted, structs and maps as objects (every field; NULL as null), arrays as arrays, dates and
+ * timestamps as strings (timestamps ISO 8601 with the session zone's offset, as Spark's
+ * to_json), binary in base64. A NULL value gives "null". The text is NUL-terminated and valid
+ * until the next row, the next deltalite_result_get_json of the same column, or
+ * deltalite_result_free. out_len may be NULL.
+ */
+DELTALITE_API deltalite_status deltalite_result_get_json(deltalite_result *result, int32_t col,
+                                                         const char **out, size_t *out_len);
+
 /* Frees the result (a query not read to its end stops). NULL is a no-op. */
 DELTALITE_API void deltalite_result_free(deltalite_result *result);
 

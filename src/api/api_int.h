@@ -57,6 +57,7 @@ struct deltalite_result {
     bool is_failed;          /* an error ended the result */
     dl_vector **texts;       /* n_cols: the current batch's columns as text, or NULL */
     dl_buf *cells;           /* n_cols text buffers for get_text */
+    dl_buf *json_cells;      /* n_cols buffers for get_json */
     bool *cell_ready;        /* cells[i] holds the current row's text */
     const char **type_names; /* n_cols, in arena */
     dl_arena arena;

@@ -12,6 +12,7 @@
 #include "api/api_int.h"
 #include "base/base.h"
 #include "sql/sql.h"
+#include "sql/sql_func.h"
 
 /* The public type codes are the vector type ids. */
 _Static_assert((int)DELTALITE_TYPE_NULL == (int)DL_VEC_TYPE_NULL, "type codes mirror dl_type_id");
@@ -42,6 +43,9 @@ release(deltalite_result *r) {
     for (int32_t i = 0; r->cells != NULL && i < r->n_cols; i++) {
         dl_buf_destroy(&r->cells[i]);
     }
+    for (int32_t i = 0; r->json_cells != NULL && i < r->n_cols; i++) {
+        dl_buf_destroy(&r->json_cells[i]);
+    }
     dl_arena_destroy(&r->arena);
     dl_mem_free(alloc, r, sizeof(*r));
 }
@@ -64,10 +68,16 @@ dl_api_result_new(deltalite_db *db, dl_sql_result *res, deltalite_result **out, 
     r->cell_ready = dl_arena_alloc_zero(&r->arena, n + 1);
     r->texts = dl_arena_alloc_zero(&r->arena, (n + 1) * sizeof(dl_vector *));
     r->type_names = dl_arena_alloc_array(&r->arena, n + 1, sizeof(char *));
+    r->json_cells = dl_arena_alloc_array(&r->arena, n + 1, sizeof(dl_buf));
     for (size_t i = 0; r->cells != NULL && i < n; i++) {
         dl_buf_init(&r->cells[i], db->alloc);
     }
-    dl_status st = (r->cells && r->cell_ready && r->type_names && r->texts) ? DL_OK : DL_ERR_NOMEM;
+    for (size_t i = 0; r->json_cells != NULL && i < n; i++) {
+        dl_buf_init(&r->json_cells[i], db->alloc);
+    }
+    dl_status st = (r->cells && r->json_cells && r->cell_ready && r->type_names && r->texts)
+                       ? DL_OK
+                       : DL_ERR_NOMEM;
     dl_buf name;
     dl_buf_init(&name, db->alloc);
     for (size_t i = 0; st == DL_OK && i < n; i++) {
@@ -471,6 +481,46 @@ deltalite_result_get_blob(deltalite_result *result, int32_t col, const void **ou
     *out = s.len > 0 ? s.ptr : "";
     if (out_len != NULL) {
         *out_len = s.len;
+    }
+    dl_api_ok(result->db);
+    return DELTALITE_OK;
+}
+
+deltalite_status
+deltalite_result_get_json(deltalite_result *result, int32_t col, const char **out,
+                          size_t *out_len) {
+    if (out == NULL) {
+        return null_out(result);
+    }
+    *out = NULL;
+    const dl_vector *vec = NULL;
+    int64_t row = 0;
+    deltalite_status ds = current_cell(result, col, &vec, &row);
+    if (ds != DELTALITE_OK) {
+        return ds;
+    }
+    dl_buf *cell = &result->json_cells[col];
+    dl_buf_reset(cell);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = DL_OK;
+    if (dl_vec_is_null(vec, row)) {
+        st = dl_buf_append_cstr(cell, "null", &err);
+    } else {
+        const dl_vector *flat = NULL;
+        int64_t idx = dl_vec_resolve(vec, row, &flat);
+        dl_sql_fn_env env = {
+            .ansi = true,
+            .time_zone = dl_sql_session_get(result->db->session, "spark.sql.session.timeZone"),
+            .alloc = result->db->alloc};
+        st = dl_sql_value_to_json(&env, flat->type, flat, idx, true, cell, &err);
+    }
+    if (st != DL_OK) {
+        return dl_api_fail(result->db, &err, NULL, 0);
+    }
+    *out = dl_buf_cstr(cell);
+    if (out_len != NULL) {
+        *out_len = cell->len;
     }
     dl_api_ok(result->db);
     return DELTALITE_OK;

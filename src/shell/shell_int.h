@@ -35,6 +35,7 @@ typedef struct dl_shell_col {
     const char *type; /* Spark's spelling: "int", "decimal(10,2)" */
     bool is_numeric;  /* right-aligned in box and markdown, unquoted in JSON */
     bool is_boolean;  /* unquoted in JSON */
+    bool is_json;     /* JSON mode, nested type: the cell holds JSON text (written as it is) */
 } dl_shell_col;
 
 /* A row: n_cols cells, NULL for SQL NULL. */

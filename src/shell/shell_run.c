@@ -66,7 +66,12 @@ typedef struct result_view {
 } result_view;
 
 static bool
-view_init(result_view *v, deltalite_result *r) {
+is_nested_type(deltalite_type t) {
+    return t == DELTALITE_TYPE_STRUCT || t == DELTALITE_TYPE_ARRAY || t == DELTALITE_TYPE_MAP;
+}
+
+static bool
+view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
     v->n_cols = deltalite_result_column_count(r);
     size_t n = (size_t)v->n_cols + 1;
     v->cols = dl_mem_alloc_zero(NULL, n * sizeof(dl_shell_col));
@@ -79,7 +84,8 @@ view_init(result_view *v, deltalite_result *r) {
         v->cols[i] = (dl_shell_col){.name = deltalite_result_column_name(r, i),
                                     .type = deltalite_result_column_type_name(r, i),
                                     .is_numeric = is_numeric_type(t),
-                                    .is_boolean = t == DELTALITE_TYPE_BOOLEAN};
+                                    .is_boolean = t == DELTALITE_TYPE_BOOLEAN,
+                                    .is_json = mode == DL_SHELL_MODE_JSON && is_nested_type(t)};
     }
     return true;
 }
@@ -96,7 +102,9 @@ static deltalite_status
 next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
     deltalite_status ds = deltalite_result_next_row(r, out_has_row);
     for (int32_t i = 0; ds == DELTALITE_OK && *out_has_row && i < v->n_cols; i++) {
-        ds = deltalite_result_get_text(r, i, &v->cells[i], NULL);
+        ds = v->cols[i].is_json && !deltalite_result_is_null(r, i)
+                 ? deltalite_result_get_json(r, i, &v->cells[i], NULL)
+                 : deltalite_result_get_text(r, i, &v->cells[i], NULL);
     }
     return ds;
 }
@@ -142,7 +150,7 @@ print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
 static deltalite_status
 print_result(dl_shell *sh, deltalite_result *r) {
     result_view v;
-    if (!view_init(&v, r)) {
+    if (!view_init(&v, r, sh->mode)) {
         view_destroy(&v);
         (void)fprintf(sh->err, "Error: out of memory\n");
         return DELTALITE_ERROR_NOMEM;

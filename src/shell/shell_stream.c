@@ -119,8 +119,8 @@ json_row(const dl_shell_stream *s, dl_shell_row cells) {
         json_string(s->out, s->cols[i].name);
         (void)fputc(':', s->out);
         const char *v = cells[i];
-        bool is_bare =
-            s->cols[i].is_boolean || (s->cols[i].is_numeric && is_json_number(v ? v : ""));
+        bool is_bare = s->cols[i].is_json || s->cols[i].is_boolean ||
+                       (s->cols[i].is_numeric && is_json_number(v ? v : ""));
         if (v == NULL) {
             (void)fputs("null", s->out);
         } else if (is_bare) {

@@ -371,6 +371,20 @@ put_value(gen *g, const dl_type *t, const dl_vector *v, int64_t idx, dl_json_wri
 }
 
 dl_status
+dl_sql_value_to_json(const dl_sql_fn_env *env, const dl_type *t, const dl_vector *v, int64_t idx,
+                     bool keep_nulls, dl_buf *out, dl_error *err) {
+    gen g = {.env = env, .keep_nulls = keep_nulls};
+    DL_TRY(dl_sql_tz_env(env, &g.tz, err));
+    dl_buf_init(&g.scratch, env != NULL ? env->alloc : NULL);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, out, 0);
+    dl_status s = put_value(&g, t, v, idx, &jw, err);
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&g.scratch);
+    return s;
+}
+
+dl_status
 dl_sql_bind_to_json(dl_sql_fn_bind *b, dl_error *err) {
     dl_type_id id = b->arg_types[0]->id;
     if (id != DL_VEC_TYPE_STRUCT && id != DL_VEC_TYPE_MAP && id != DL_VEC_TYPE_ARRAY) {

@@ -31,6 +31,7 @@
 
 #include "base/alloc.h"
 #include "base/arena.h"
+#include "base/buf.h"
 #include "base/compiler.h"
 #include "base/error.h"
 #include "base/str.h"
@@ -181,6 +182,14 @@ typedef enum dl_sql_coerce {
 DL_NODISCARD dl_status dl_sql_type_common_ex(const dl_type *a, const dl_type *b, dl_sql_coerce how,
                                              bool ansi, dl_arena *arena, const dl_type **out,
                                              dl_error *err);
+
+/* Appends element idx of flat vector v (type t, not NULL) to out as JSON text, as to_json
+ * writes values (sql_fn_json.c): numbers and booleans bare, strings quoted, structs and maps
+ * as objects, arrays as arrays, dates and timestamps as strings, binary in base64; NULL struct
+ * fields are written as null when keep_nulls, else left out (to_json's default). */
+DL_NODISCARD dl_status dl_sql_value_to_json(const dl_sql_fn_env *env, const dl_type *t,
+                                            const dl_vector *v, int64_t idx, bool keep_nulls,
+                                            dl_buf *out, dl_error *err);
 
 /* Casts count rows of src (any layout) to out, an empty FLAT vector of the target type. */
 DL_NODISCARD dl_status dl_sql_cast(const dl_sql_fn_env *env, dl_sql_cast_mode mode,

@@ -254,6 +254,28 @@ TEST(test_session_time_zone_shapes_timestamp_text) {
     CHECK_INT_EQ(deltalite_close(tzdb), DELTALITE_OK);
 }
 
+TEST(test_get_json_writes_any_value_as_json) {
+    deltalite_result *r =
+        query("SELECT named_struct('a', 1, 'b', CAST(NULL AS INT), 'c', array('x', 'y\"')) AS s, "
+              "CAST(NULL AS STRING) AS n, 2.50BD AS d, 'q' AS t, DATE '2026-10-02' AS dt");
+    CHECK(r != NULL && next(r));
+    const char *j = NULL;
+    size_t len = 0;
+    CHECK_INT_EQ(deltalite_result_get_json(r, 0, &j, &len), DELTALITE_OK);
+    CHECK_STR_EQ(j, "{\"a\":1,\"b\":null,\"c\":[\"x\",\"y\\\"\"]}");
+    CHECK_INT_EQ(len, strlen(j));
+    CHECK_INT_EQ(deltalite_result_get_json(r, 1, &j, NULL), DELTALITE_OK);
+    CHECK_STR_EQ(j, "null");
+    CHECK_INT_EQ(deltalite_result_get_json(r, 2, &j, NULL), DELTALITE_OK);
+    CHECK_STR_EQ(j, "2.50");
+    CHECK_INT_EQ(deltalite_result_get_json(r, 3, &j, NULL), DELTALITE_OK);
+    CHECK_STR_EQ(j, "\"q\"");
+    CHECK_INT_EQ(deltalite_result_get_json(r, 4, &j, NULL), DELTALITE_OK);
+    CHECK_STR_EQ(j, "\"2026-10-02\"");
+    CHECK_INT_EQ(deltalite_result_get_json(r, 9, &j, NULL), DELTALITE_ERROR_INVALID_ARG);
+    deltalite_result_free(r);
+}
+
 /* ---- deltalite_interrupt ---- */
 
 typedef struct runner {
@@ -361,6 +383,7 @@ main(void) {
     RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
+    RUN(test_get_json_writes_any_value_as_json);
     RUN(test_interrupt_cancels_a_running_query_and_not_the_next);
     RUN(test_interrupted_create_table_as_select_commits_nothing);
     if (deltalite_close(db) != DELTALITE_OK) {

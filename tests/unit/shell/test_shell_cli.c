@@ -155,6 +155,13 @@ TEST(test_cli_csv_json_and_markdown_output) {
     CHECK_STR_EQ(out_buf, "[\n{\"a\":1,\"b\":\"x,y\"},\n{\"a\":2,\"b\":null}\n]\n");
     CHECK_INT_EQ(run(ARGS("wh", "-markdown", "-c", sql), NULL), 0);
     CHECK_STR_EQ(out_buf, "| a | b |\n|---:|---|\n| 1 | x,y |\n| 2 | NULL |\n");
+    /* Nested values are JSON in JSON mode (every struct field, NULL as null). */
+    const char *nested = "SELECT named_struct('x', 1, 'y', CAST(NULL AS STRING), 'z', "
+                         "array(1.5D, NULL)) AS s, map('k', 'v') AS m, CAST(NULL AS ARRAY<INT>) "
+                         "AS n";
+    CHECK_INT_EQ(run(ARGS("wh", "-json", "-c", nested), NULL), 0);
+    CHECK_STR_EQ(out_buf, "[\n{\"s\":{\"x\":1,\"y\":null,\"z\":[1.5,null]},\"m\":{\"k\":\"v\"},"
+                          "\"n\":null}\n]\n");
 }
 
 TEST(test_cli_errors_show_message_and_caret_and_exit_1) {
