@@ -4,14 +4,12 @@
  * INTO / OVERWRITE, DELETE, UPDATE and MERGE, bound and planned here and written through ops
  * (src/ops/ops.h) and committed through a Delta transaction (src/delta/delta_txn.h).
  *
- * Every statement is one commit or none. DELETE and UPDATE (sql_dml_rewrite.c) rewrite only
- * the files that hold a matching row (sql_dml_files.c): the candidates the Delta scan's file
- * skipping keeps, then those where the condition -- evaluated per file, or, with subqueries,
- * run as a plan whose rows carry their file -- matches; they remove whole partitions without
- * reading them when the condition is on partition columns only. MERGE (sql_dml_merge.c)
- * plans the target's rows with an action code per row (copy, update, delete, insert, drop)
- * and, when a target row changed, writes back the rows that stay and removes every live
- * file; an insert-only MERGE only adds. Removes carry Spark's
+ * Every statement is one commit or none. DELETE, UPDATE (sql_dml_rewrite.c) and MERGE
+ * (sql_dml_merge.c) rewrite only the files that hold a changed row (sql_dml_files.c): the
+ * candidates the Delta scan's file skipping keeps, then the ones where the condition (or a
+ * MERGE's action code, or a subquery condition run as a plan whose rows carry their file)
+ * shows a change. DELETE removes whole partitions without reading them when the condition is
+ * on partition columns only; an insert-only MERGE only adds. Removes carry Spark's
  * deletionTimestamp and extended metadata. A failure before the commit aborts the writer, which
  * removes the files written so far: the table is as it was. Statements that match nothing (DELETE,
  * UPDATE) commit nothing, as in Spark.
