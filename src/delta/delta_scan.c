@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Scan planning (delta_scan.h): the output columns, the bound predicate, and the files that
- * survive skipping. Each live file is judged first on its partition values alone (cheap: one
+ * survive skipping. A file outside the caller's file set is dropped unread; each other live
+ * file is judged first on its partition values alone (cheap: one
  * typed tuple per distinct partition), then, when the predicate has leaves on data columns,
  * on its statistics, read back from the log in snapshot order so that each log file (or
  * checkpoint row group) is read once. A file whose statistics cannot be read or parsed is
@@ -79,7 +80,7 @@ keep_unit(dl_delta_scan *scan, size_t i, dl_error *err) {
 }
 
 static dl_status
-plan_files(dl_delta_scan *scan, dl_error *err) {
+plan_files(dl_delta_scan *scan, const uint8_t *file_set, dl_error *err) {
     dl_delta_snapshot *snap = scan->snap;
     size_t n = dl_delta_snapshot_file_count(snap);
     scan->files_total = (int64_t)n;
@@ -88,6 +89,9 @@ plan_files(dl_delta_scan *scan, dl_error *err) {
     dl_delta_stats_reader_init(&rd, scan->alloc);
     dl_status st = DL_OK;
     for (size_t i = 0; i < n && st == DL_OK; i++) {
+        if (file_set != NULL && file_set[i] == 0) {
+            continue;
+        }
         const dl_delta_file *f = dl_delta_snapshot_file(snap, i);
         if (scan->pred && !dl_delta_bpred_may_match(scan->pred, f, NULL)) {
             scan->files_skipped_partition++;
@@ -136,6 +140,7 @@ dl_delta_scan_new(dl_delta_snapshot *snap, const dl_delta_scan_options *opts, dl
     scan->opts = *opts;
     scan->opts.columns = NULL;
     scan->opts.predicate = NULL;
+    scan->opts.file_set = NULL;
     scan->opts.alloc = alloc;
     dl_arena_init(&scan->arena, alloc, 0);
     dl_status st = resolve_columns(scan, opts, err);
@@ -143,7 +148,7 @@ dl_delta_scan_new(dl_delta_snapshot *snap, const dl_delta_scan_options *opts, dl
         st = dl_delta_pred_bind(snap, opts->predicate, &scan->arena, &scan->pred, err);
     }
     if (st == DL_OK) {
-        st = plan_files(scan, err);
+        st = plan_files(scan, opts->file_set, err);
     }
     if (st == DL_OK && opts->row_group_units_max_files > 0 && scan->n_units > 0 &&
         scan->n_units <= opts->row_group_units_max_files) {
@@ -184,6 +189,11 @@ dl_delta_scan_unit_count(const dl_delta_scan *scan) {
 const dl_delta_file *
 dl_delta_scan_unit_file(const dl_delta_scan *scan, size_t unit) {
     return dl_delta_snapshot_file(scan->snap, scan->units[unit].file);
+}
+
+size_t
+dl_delta_scan_unit_file_index(const dl_delta_scan *scan, size_t unit) {
+    return scan->units[unit].file;
 }
 
 int32_t

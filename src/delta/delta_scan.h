@@ -135,6 +135,10 @@ typedef struct dl_delta_scan_options {
     const dl_allocator *alloc;      /* NULL = the snapshot's */
     /* Row-group units (above) when at most this many files survive planning; 0 = never. */
     size_t row_group_units_max_files;
+    /* NULL = every live file; else one byte per live file of the snapshot (in
+     * dl_delta_snapshot_file order): files whose byte is 0 are not read (DML statements read
+     * only the files they found to touch). Only read during dl_delta_scan_new. */
+    const uint8_t *file_set;
 } dl_delta_scan_options;
 
 /*
@@ -156,6 +160,9 @@ const dl_type *dl_delta_scan_schema(const dl_delta_scan *scan);
  * row-group units, their row groups in file order. */
 size_t dl_delta_scan_unit_count(const dl_delta_scan *scan);
 const dl_delta_file *dl_delta_scan_unit_file(const dl_delta_scan *scan, size_t unit);
+
+/* The unit's file as an index among the snapshot's live files (dl_delta_snapshot_file). */
+size_t dl_delta_scan_unit_file_index(const dl_delta_scan *scan, size_t unit);
 
 /* The row group a unit reads, or -1 when it reads its whole file. */
 int32_t dl_delta_scan_unit_row_group(const dl_delta_scan *scan, size_t unit);

@@ -89,7 +89,7 @@ struct dl_delta_scan {
     dl_delta_snapshot *snap; /* a reference */
     const dl_allocator *alloc;
     dl_arena arena;
-    dl_delta_scan_options opts; /* columns and predicate not kept */
+    dl_delta_scan_options opts; /* columns, predicate and file set not kept */
     dl_delta_scan_col *cols;
     size_t n_cols;
     const dl_type *schema;

@@ -6,6 +6,7 @@ list(APPEND DL_SQL_SOURCES
     sql_dml.c
     sql_dml_alter.c
     sql_dml_create.c
+    sql_dml_files.c
     sql_dml_insert.c
     sql_dml_merge.c
     sql_dml_restore.c

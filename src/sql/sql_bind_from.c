@@ -57,6 +57,41 @@ dl_sql_plan_delta_scan(dl_sql_binder *b, dl_delta_snapshot *snap, const char *na
     return DL_OK;
 }
 
+dl_status
+dl_sql_plan_delta_scan_files(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name,
+                             uint32_t loc, dl_sql_plan **out, dl_error *err) {
+    DL_TRY(dl_sql_plan_delta_scan(b, snap, name, loc, out, err));
+    dl_sql_plan *p = *out;
+    int32_t n = p->n_cols;
+    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*fields));
+    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+    DL_CHECK(fields != NULL && cols != NULL, err, DL_ERR_NOMEM, "out of memory planning a scan");
+    for (int32_t i = 0; i < n; i++) {
+        fields[i] = p->schema->fields[i];
+        cols[i] = p->u.scan.columns[i];
+    }
+    fields[n] = (dl_type_field){.name = "__dl_file", .type = dl_vec_type_prim(DL_VEC_TYPE_INT)};
+    cols[n] = DL_SQL_SCAN_FILE_INDEX;
+    DL_TRY(dl_vec_type_struct(b->arena, fields, n + 1, &p->schema, err));
+    p->n_cols = n + 1;
+    p->u.scan.columns = cols;
+    p->u.scan.n_columns = n + 1;
+    return DL_OK;
+}
+
+void
+dl_sql_plan_scan_restrict(dl_sql_plan *scan, const uint8_t *file_set) {
+    size_t n_files = dl_delta_snapshot_file_count(scan->u.scan.snapshot);
+    size_t n_set = 0;
+    for (size_t i = 0; i < n_files; i++) {
+        n_set += file_set[i] != 0 ? 1 : 0;
+    }
+    scan->u.scan.file_set = file_set;
+    if (scan->est_rows > 0 && n_files > 0) {
+        scan->est_rows = scan->est_rows * (double)n_set / (double)n_files;
+    }
+}
+
 /* The version or timestamp a time-travel clause names, as a snapshot of table. */
 dl_status
 dl_sql_travel(dl_sql_binder *b, dl_delta_table *table, const dl_sql_time_travel *tt,

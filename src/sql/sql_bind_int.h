@@ -273,6 +273,17 @@ DL_NODISCARD dl_status dl_sql_plan_delta_scan(dl_sql_binder *b, dl_delta_snapsho
                                               const char *name, uint32_t loc, dl_sql_plan **out,
                                               dl_error *err);
 
+/* As dl_sql_plan_delta_scan, plus a last INT column "__dl_file": each row's file as an index
+ * among snap's live files (DL_SQL_SCAN_FILE_INDEX, sql_plan.h). */
+DL_NODISCARD dl_status dl_sql_plan_delta_scan_files(dl_sql_binder *b, dl_delta_snapshot *snap,
+                                                    const char *name, uint32_t loc,
+                                                    dl_sql_plan **out, dl_error *err);
+
+/* Makes a Delta SCAN read only the live files whose byte in file_set is nonzero (one byte per
+ * live file of its snapshot; the set must live as long as the statement) and scales its row
+ * estimate to them (so call it once the set is filled). */
+void dl_sql_plan_scan_restrict(dl_sql_plan *scan, const uint8_t *file_set);
+
 /* Releases snap with the statement (takes over the caller's reference; on failure it is
  * released at once). */
 DL_NODISCARD dl_status dl_sql_hold_snapshot(dl_sql_binder *b, dl_delta_snapshot *snap,

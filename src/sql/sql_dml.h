@@ -4,15 +4,15 @@
  * INTO / OVERWRITE, DELETE, UPDATE and MERGE, bound and planned here and written through ops
  * (src/ops/ops.h) and committed through a Delta transaction (src/delta/delta_txn.h).
  *
- * Every statement is one commit or none. DELETE and UPDATE (sql_dml_rewrite.c) rewrite only
- * the files that hold a matching row, found through the Delta scan's file skipping and the
- * condition evaluated per file, and remove whole partitions without reading them when the
- * condition is on partition columns only; MERGE (sql_dml_merge.c) plans the target's rows
- * with an action code per row (copy, update, delete, insert, drop) and, when a target row
- * changed, writes back the rows that stay and removes every live file; an insert-only MERGE
- * only adds. Removes carry Spark's deletionTimestamp and extended metadata. A failure
- * before the commit aborts the writer, which removes the files written so far: the table is
- * as it was. Statements that match nothing (DELETE, UPDATE) commit nothing, as in Spark.
+ * Every statement is one commit or none. DELETE, UPDATE (sql_dml_rewrite.c) and MERGE
+ * (sql_dml_merge.c) rewrite only the files that hold a changed row (sql_dml_files.c): the
+ * candidates the Delta scan's file skipping keeps, then the ones where the condition (or a
+ * MERGE's action code, or a subquery condition run as a plan whose rows carry their file)
+ * shows a change. DELETE removes whole partitions without reading them when the condition is
+ * on partition columns only; an insert-only MERGE only adds. Removes carry Spark's
+ * deletionTimestamp and extended metadata. A failure before the commit aborts the writer, which
+ * removes the files written so far: the table is as it was. Statements that match nothing (DELETE,
+ * UPDATE) commit nothing, as in Spark.
  *
  * commitInfo follows Spark: operations WRITE, CREATE TABLE [AS SELECT], CREATE OR REPLACE
  * TABLE [AS SELECT], DELETE, UPDATE, MERGE, with their operationParameters and
@@ -133,6 +133,59 @@ DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_s
 /* schema as metaData.schemaString, in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,
                                                 const char **out, dl_error *err);
+
+/* ---- the files a statement reads and rewrites (sql_dml_files.c) ---------------------------- */
+
+/* A DELETE, UPDATE or MERGE's files, indexed like the snapshot's live files. */
+typedef struct dl_sql_dml_files {
+    dl_delta_scan *scan; /* the candidates, one unit per file */
+    size_t n_files;      /* live files of the target's snapshot */
+    uint8_t *candidates; /* per live file: 1 for a candidate (a scan's file_set) */
+    uint8_t *touched;    /* per live file: 1 when it holds a row the statement changes */
+    int64_t n_touched;   /* files marked in touched */
+    void *read_pred;     /* the partitions the candidates' conjuncts allow (sql_dml_files.c) */
+} dl_sql_dml_files;
+
+/* Whether e is a plain reference to one of t's partition columns; whether constant e compares
+ * exactly with column col's partition values (the same type, one the scan compares exactly). */
+bool dl_sql_dml_is_partition_ref(const dl_sql_dml_target *t, const dl_sql_bexpr *e);
+bool dl_sql_dml_is_exact_const(const dl_sql_bexpr *e, const dl_sql_bexpr *col);
+
+/* The top-level conjuncts of cond (NULL: none) that read only t's columns (indexes below its
+ * column count) and have no subquery: what may skip t's files. In the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_target_conjuncts(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                   dl_sql_bexpr *cond, dl_sql_bexpr ***out,
+                                                   int32_t *out_n, dl_error *err);
+
+/* Plans the candidates: the live files of t's snapshot the Delta scan keeps for conjs (over
+ * t's columns; none: every file), read through files->scan with every column when
+ * with_columns, else with none; and the read predicate of conjs. conjs are not kept; the scan
+ * is freed with the statement. */
+DL_NODISCARD dl_status dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                             dl_sql_bexpr **conjs, int32_t n_conjs,
+                                             bool with_columns, dl_sql_dml_files *files,
+                                             dl_error *err);
+
+/* Marks live file `file` touched. */
+void dl_sql_dml_files_touch(dl_sql_dml_files *files, size_t file);
+
+/* Runs plan and marks touched the file (INT column file_col, a scan's file index) of every
+ * row whose BIGINT code (code_col) is in touch_mask (bit per code) or, when present_col >= 0,
+ * whose present_col is not NULL. */
+DL_NODISCARD dl_status dl_sql_dml_files_find(dl_sql_binder *b, dl_sql_plan *plan, int32_t file_col,
+                                             int32_t code_col, uint32_t touch_mask,
+                                             int32_t present_col, dl_sql_dml_files *files,
+                                             dl_error *err);
+
+/* Stages a remove of every touched file; *out_files / *out_bytes what they were. */
+DL_NODISCARD dl_status dl_sql_dml_files_remove(const dl_sql_dml_target *t, dl_delta_tx *tx,
+                                               const dl_sql_dml_files *files, int64_t *out_files,
+                                               int64_t *out_bytes, dl_error *err);
+
+/* Records in tx what the statement read: every candidate file, and the partitions its
+ * conjuncts `p = constant` / `p IN (constants)` allow (sql_dml_files.c). */
+DL_NODISCARD dl_status dl_sql_dml_files_record_reads(dl_delta_tx *tx, const dl_sql_dml_files *files,
+                                                     dl_error *err);
 
 /* Commits tx; on failure aborts writer (may be NULL) so its files go. Frees both. */
 DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);

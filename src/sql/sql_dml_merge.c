@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * MERGE INTO target [AS t] USING source [AS s] ON cond WHEN ... (sql_dml.h), by copy-on-write.
+ * MERGE INTO target [AS t] USING source [AS s] ON cond WHEN ... (sql_dml.h), by copy-on-write of
+ * the target files that hold a changed row, as Spark's MergeIntoCommand does it.
  *
  * Plan. The target's rows with a marker column, FULL OUTER JOIN the source's rows with a
  * marker column, ON cond. A row with both markers is matched; with only the target's it is
@@ -14,17 +15,31 @@
  *   DROP         no clause fired on a source-only row: nothing is written
  *
  * A second projection computes each table column as CASE code WHEN (clause assigning it) THEN
- * its value ... ELSE the target's value END, so one pass writes the new table. Every live file
- * is removed in the commit when any target row changed; a MERGE that changes nothing commits no
- * file actions (Spark still records the commit).
+ * its value ... ELSE the target's value END, so one pass writes the new rows.
  *
- * The target's rows carry a uuid() each: a target row that reaches a MATCHED clause with
- * two source rows fails the statement with Spark's
+ * Files (sql_dml_files.c). The candidates are the target files that the ON condition's
+ * target-only conjuncts keep (partition values, statistics; every file when NOT MATCHED BY
+ * SOURCE clauses may change an unmatched row anywhere). Pass 1 joins the candidates with the
+ * source (INNER, or LEFT for NOT MATCHED BY SOURCE clauses), each target row carrying its
+ * file (the scan's file index), and marks touched the files of rows on which a MATCHED or
+ * NOT MATCHED BY SOURCE clause fires -- of every matched row when the MERGE also inserts, as
+ * Spark, since pass 2 reads only the touched files and a source row whose target row were
+ * left out would be taken for unmatched. Pass 2 is the plan above over the touched files only:
+ * their rows are written back (copied, updated or dropped), inserted rows added, and only the
+ * touched files removed; the other files keep their paths. A MERGE that changes nothing
+ * commits no file actions (Spark still records the commit). Both passes read the source: a
+ * nondeterministic source (rand(), a table changed in between) may disagree with itself,
+ * where Spark materializes it.
+ *
+ * The target's rows carry a uuid() each in pass 2: a target row that reaches a MATCHED
+ * clause with two source rows fails the statement with Spark's
  * DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE (not when the only MATCHED clause
- * is an unconditional DELETE, which Spark allows). A MERGE with NOT MATCHED clauses only
- * writes the inserted rows and removes no file. Not yet: rewriting only the target files
- * that hold a matched row (every live file is rewritten when a row changed), and WITH
- * SCHEMA EVOLUTION.
+ * is an unconditional DELETE, which Spark allows); such rows are always in touched files. A
+ * MERGE with NOT MATCHED clauses only skips pass 1: it reads the candidates, writes the
+ * inserted rows and removes no file. Reads are recorded as in sql_dml_files.c: the
+ * candidates and the partitions the ON condition allows. Not yet: WITH SCHEMA EVOLUTION, and
+ * keeping a file touched only because a MERGE that inserts matched one of its rows without
+ * changing it (read in pass 2, it need not be rewritten; Spark rewrites it too).
  *
  * commitInfo: MERGE with operationParameters predicate, matchedPredicates,
  * notMatchedPredicates, notMatchedBySourcePredicates (JSON arrays of {actionType[,
@@ -45,17 +60,27 @@
 typedef struct merge {
     const dl_sql_stmt *stmt;
     dl_sql_dml_target t;
-    int32_t n;           /* table columns */
-    int32_t m;           /* source columns */
-    int32_t t_mark;      /* join column: target marker */
-    int32_t t_id;        /* join column: the target row's uuid */
-    int32_t s_mark;      /* join column: source marker */
-    int32_t width;       /* join columns */
-    dl_sql_plan *plan;   /* the join, then the projections */
-    dl_sql_scope scope;  /* names over the join */
-    dl_sql_scope source; /* the source's names (indexes in the join) */
+    dl_sql_dml_files files; /* candidates and touched files */
+    int32_t n;              /* table columns */
+    int32_t m;              /* source columns */
+    int32_t t_mark;         /* join column: target marker */
+    int32_t t_id;           /* join column: the target row's file (finding) or uuid (rewriting) */
+    int32_t s_mark;         /* join column: source marker */
+    int32_t width;          /* join columns */
+    dl_sql_plan *tscan;     /* the target's scan */
+    dl_sql_plan *plan;      /* the join, then the projections */
+    dl_sql_scope scope;     /* names over the join */
+    dl_sql_scope source;    /* the source's names (indexes in the join) */
     int64_t start_ms;
+    int64_t scan_ms; /* finding the touched files */
 } merge;
+
+/* What follows a row's marker column: nothing, a uuid() or its file (sql_plan.h). */
+typedef enum row_id {
+    ROW_ID_NONE,
+    ROW_ID_UUID,
+    ROW_ID_FILE,
+} row_id;
 
 static int64_t
 clock_ms(void) {
@@ -66,11 +91,12 @@ clock_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* plan's columns plus a non-NULL BIGINT marker and, with_id, a random uuid() per row (the
- * target row's identity, for the multiple-match check). */
+/* plan's first n columns plus a non-NULL BIGINT marker and the row's id: a random uuid() per
+ * row (the target row's identity, for the multiple-match check) or its file (plan column n,
+ * a scan's file index). */
 static dl_status
-with_marker(dl_sql_binder *b, dl_sql_plan *plan, bool with_id, dl_sql_plan **out, dl_error *err) {
-    int32_t n = plan->n_cols;
+with_marker(dl_sql_binder *b, dl_sql_plan *plan, int32_t n, row_id id, dl_sql_plan **out,
+            dl_error *err) {
     dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(dl_sql_bexpr *));
     const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(const char *));
     DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -82,8 +108,14 @@ with_marker(dl_sql_binder *b, dl_sql_plan *plan, bool with_id, dl_sql_plan **out
     exprs[n] = dl_sql_dml_int(b, 1);
     names[n] = "__dl_marker";
     DL_CHECK(exprs[n] != NULL, err, DL_ERR_NOMEM, "out of memory");
-    if (!with_id) {
+    if (id == ROW_ID_NONE) {
         return dl_sql_plan_project(b, plan, exprs, names, n + 1, out, err);
+    }
+    if (id == ROW_ID_FILE) {
+        exprs[n + 1] = dl_sql_bexpr_column(b->arena, n, dl_vec_type_prim(DL_VEC_TYPE_INT));
+        names[n + 1] = "__dl_file";
+        DL_CHECK(exprs[n + 1] != NULL, err, DL_ERR_NOMEM, "out of memory");
+        return dl_sql_plan_project(b, plan, exprs, names, n + 2, out, err);
     }
     const dl_sql_fn_def *uuid = dl_sql_binder_lookup(b, DL_STR("uuid"));
     DL_CHECK(uuid != NULL, err, DL_ERR_INTERNAL, "the uuid function is not registered");
@@ -92,40 +124,66 @@ with_marker(dl_sql_binder *b, dl_sql_plan *plan, bool with_id, dl_sql_plan **out
     return dl_sql_plan_project(b, plan, exprs, names, n + 2, out, err);
 }
 
+static bool
+has_clause(const merge *mg, dl_sql_merge_match match) {
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match == match) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The candidates: the files the ON condition's target-only conjuncts keep (every file when
+ * NOT MATCHED BY SOURCE clauses may change an unmatched row anywhere). */
 static dl_status
-plan_join(dl_sql_binder *b, merge *mg, dl_error *err) {
+plan_candidates(dl_sql_binder *b, merge *mg, dl_sql_bexpr *on, dl_error *err) {
+    dl_sql_bexpr **conjs = NULL;
+    int32_t n_conjs = 0;
+    if (!has_clause(mg, DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE)) {
+        DL_TRY(dl_sql_dml_target_conjuncts(b, &mg->t, on, &conjs, &n_conjs, err));
+    }
+    return dl_sql_dml_files_plan(b, &mg->t, conjs, n_conjs, false, &mg->files, err);
+}
+
+/* target JOIN source ON cond, of type (FULL: rewriting; INNER or LEFT: finding the files). */
+static dl_status
+plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     const dl_sql_stmt *stmt = mg->stmt;
     const dl_sql_name *name = &stmt->u.merge.target;
-    DL_TRY(dl_sql_dml_open(b, name, stmt->loc, &mg->t, err));
-    mg->n = mg->t.schema->n_fields;
     dl_sql_rel trel = {0};
-    DL_TRY(dl_sql_plan_delta_scan(b, dl_delta_snapshot_ref(mg->t.snap), mg->t.display, stmt->loc,
-                                  &trel.plan, err));
+    DL_TRY(dl_sql_plan_delta_scan_files(b, dl_delta_snapshot_ref(mg->t.snap), mg->t.display,
+                                        stmt->loc, &mg->tscan, err));
+    trel.plan = mg->tscan;
     const char *qual =
         stmt->u.merge.has_alias
             ? dl_arena_strndup(b->arena, stmt->u.merge.alias.name.ptr, stmt->u.merge.alias.name.len)
             : name->parts[name->n_parts - 1].name.ptr;
     DL_CHECK(qual != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(dl_sql_scope_of(b, trel.plan, qual, &trel.scope, err));
-    DL_TRY(with_marker(b, trel.plan, true, &trel.plan, err));
+    trel.scope.n = mg->n; /* the file index has no name */
+    row_id id = type == DL_SQL_JOIN_T_FULL ? ROW_ID_UUID : ROW_ID_FILE;
+    DL_TRY(with_marker(b, trel.plan, mg->n, id, &trel.plan, err));
     dl_sql_rel srel = {0};
     DL_TRY(dl_sql_binder_tref(b, stmt->u.merge.source, NULL, &srel, err));
     mg->m = srel.plan->n_cols;
-    DL_TRY(with_marker(b, srel.plan, false, &srel.plan, err));
+    DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
     mg->t_mark = mg->n;
     mg->t_id = mg->n + 1;
     mg->s_mark = mg->n + 2 + mg->m;
     mg->width = mg->s_mark + 1;
-    DL_TRY(
-        dl_sql_join_plan(b, trel.plan, srel.plan, DL_SQL_JOIN_T_FULL, stmt->loc, &mg->plan, err));
+    DL_TRY(dl_sql_join_plan(b, trel.plan, srel.plan, type, stmt->loc, &mg->plan, err));
     dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "ON"};
     dl_sql_bexpr *on = NULL;
     DL_TRY(dl_sql_binder_cond(&cx, stmt->u.merge.on, &on, err));
     if (dl_sql_bexpr_has_subquery(on)) {
         DL_SQL_BIND_FAIL(b, stmt->u.merge.on->loc, DL_ERR_UNSUPPORTED, err,
                          "subqueries in a MERGE condition are not supported");
+    }
+    if (mg->files.candidates == NULL) {
+        DL_TRY(plan_candidates(b, mg, on, err));
     }
     return dl_sql_join_split(b, mg->plan, on, err);
 }
@@ -426,6 +484,41 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     return dl_sql_plan_project(b, mg->plan, second, names2, mg->n + 3, &mg->plan, err);
 }
 
+/* ---- the touched files ------------------------------------------------------------------- */
+
+/*
+ * Pass 1: the candidates joined with the source (INNER; LEFT when NOT MATCHED BY SOURCE
+ * clauses may fire on unmatched rows), and the file of every row on which a MATCHED or NOT
+ * MATCHED BY SOURCE clause fires marked touched -- of every matched row when the MERGE also
+ * inserts, as Spark: pass 2 reads only the touched files, and a source row whose target row
+ * were left out would be taken for unmatched and inserted.
+ */
+static dl_status
+find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
+    int64_t start = clock_ms();
+    bool has_nmbs = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE);
+    DL_TRY(plan_join(b, mg, has_nmbs ? DL_SQL_JOIN_T_LEFT : DL_SQL_JOIN_T_INNER, err));
+    dl_sql_plan_scan_restrict(mg->tscan, mg->files.candidates);
+    dl_sql_bexpr *exprs[3] = {
+        dl_sql_bexpr_column(b->arena, mg->t_id, dl_vec_type_prim(DL_VEC_TYPE_INT)),
+        dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG)), NULL};
+    DL_CHECK(exprs[0] != NULL && exprs[1] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(code_expr(b, mg, &exprs[2], err));
+    const char *names[3] = {"__dl_file", "__dl_source", "__dl_action"};
+    dl_sql_plan *plan = NULL;
+    DL_TRY(dl_sql_plan_project(b, mg->plan, exprs, names, 3, &plan, err));
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
+            mask |= 1u << (i + 1);
+        }
+    }
+    int32_t present = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED) ? 1 : -1;
+    DL_TRY(dl_sql_dml_files_find(b, plan, 0, 2, mask, present, &mg->files, err));
+    mg->scan_ms = clock_ms() - start;
+    return DL_OK;
+}
+
 /* ---- commit -----------------------------------------------------------------------------------
  */
 
@@ -547,14 +640,14 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     DL_TRY(param_clauses(b, mg, tx, "notMatchedPredicates", DL_SQL_MERGE_NOT_MATCHED, err));
     DL_TRY(param_clauses(b, mg, tx, "notMatchedBySourcePredicates",
                          DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE, err));
-    dl_delta_tx_read_whole_table(tx);
+    DL_TRY(dl_sql_dml_files_record_reads(tx, &mg->files, err));
     tally t = count_actions(mg, sink);
     bool is_changed = t.updated + t.deleted + t.inserted > 0;
-    bool is_rewrite = is_changed && !is_insert_only(mg);
+    bool is_rewrite = is_changed && mg->files.n_touched > 0;
     int64_t n_removed = 0;
     int64_t removed_bytes = 0;
     if (is_rewrite) {
-        DL_TRY(dl_sql_dml_remove_all(&mg->t, tx, &n_removed, &removed_bytes, err));
+        DL_TRY(dl_sql_dml_files_remove(&mg->t, tx, &mg->files, &n_removed, &removed_bytes, err));
     }
     if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
@@ -572,7 +665,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numTargetRowsInserted", t.inserted},
         {"numTargetRowsMatchedDeleted", t.matched_deleted},
         {"numTargetDeletionVectorsUpdated", 0},
-        {"scanTimeMs", 0},
+        {"scanTimeMs", mg->scan_ms},
         {"numTargetRowsUpdated", t.updated},
         {"numOutputRows", is_changed ? dl_ops_writer_rows(w) : 0},
         {"numTargetDeletionVectorsRemoved", 0},
@@ -581,7 +674,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numSourceRows", sink->n_source},
         {"numTargetFilesRemoved", n_removed},
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
-        {"rewriteTimeMs", elapsed},
+        {"rewriteTimeMs", elapsed - mg->scan_ms},
     };
     for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
         DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
@@ -643,7 +736,14 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     DL_CHECK(mg != NULL, err, DL_ERR_NOMEM, "out of memory");
     mg->stmt = stmt;
     mg->start_ms = clock_ms();
-    DL_TRY(plan_join(b, mg, err));
+    DL_TRY(dl_sql_dml_open(b, &stmt->u.merge.target, stmt->loc, &mg->t, err));
+    mg->n = mg->t.schema->n_fields;
+    if (!is_insert_only(mg)) {
+        DL_TRY(find_touched(b, mg, err));
+    }
+    DL_TRY(plan_join(b, mg, DL_SQL_JOIN_T_FULL, err));
+    dl_sql_plan_scan_restrict(mg->tscan,
+                              is_insert_only(mg) ? mg->files.candidates : mg->files.touched);
     DL_TRY(plan_projections(b, mg, err));
     return run_merge(b, mg, err);
 }

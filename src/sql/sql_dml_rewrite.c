@@ -4,8 +4,8 @@
  * copy-on-write of the files that hold a matching row, as Spark's DeleteCommand and
  * UpdateCommand do. A row whose condition is NULL does not match.
  *
- *   1. Candidates: the live files the Delta scan keeps for the condition (partition values
- *      exactly, min/max/nullCount statistics as bounds; delta/delta_scan.h).
+ *   1. Candidates: the live files the Delta scan keeps for the condition's conjuncts on the
+ *      table's columns (sql_dml_files.c).
  *   2. Metadata-only DELETE: when the condition is on partition columns only and every part
  *      of it is one the scan decides exactly (comparisons, IN, IS NULL of a partition column
  *      with constants, under AND/OR/NOT) -- or there is no condition -- every candidate holds
@@ -18,14 +18,13 @@
  *      new values) and the files removed in the same commit.
  *   When no file is touched, nothing is committed, as in Spark.
  *
- * What the transaction records as read (for conflict detection, delta/delta_txn.h): every
- * candidate file, and a read predicate that keeps the files a concurrent writer adds to a
- * partition the condition rules out -- from its top-level conjuncts `p = constant` and
- * `p IN (constants)` on a partition column p, as Spark keeps the partition part of its read
- * predicates; a condition without such a conjunct reads every partition.
+ * A condition with subqueries is planned as joins and run through the executor, twice: over
+ * the candidates, with each row's file (the scan's hidden file index), to mark the files
+ * holding a matching row; then over those files only, whose rows are written back as above.
  *
- * A condition with subqueries is planned as a join; it is run over the whole table through
- * the executor and every live file is rewritten (the rows' files are not known there).
+ * What the transaction records as read (for conflict detection): every candidate file, and
+ * the partitions the condition's `p = constant` / `p IN (constants)` conjuncts allow
+ * (sql_dml_files.c).
  *
  * commitInfo as Spark: DELETE with operationParameters predicate (a JSON array of the
  * condition's SQL) and operationMetrics numRemovedFiles, numRemovedBytes, numCopiedRows,
@@ -46,13 +45,18 @@ enum {
 
 typedef struct rewrite {
     dl_sql_dml_target t;
+    dl_sql_dml_files files;   /* candidates and touched files */
+    dl_sql_plan *scan;        /* the target's scan (columns, then the file index) */
     dl_sql_plan *plan;        /* the target's rows (then with the code column) */
     dl_sql_scope scope;       /* names of the target's columns */
+    const char *qual;         /* their qualifier */
     dl_sql_bexpr *cond;       /* WHERE, or NULL (every row matches) */
     const dl_sql_expr *where; /* its SQL, bound again for every use (plans are trees) */
-    bool is_shared;           /* cond has subqueries: planned once, then shared */
+    bool is_shared;           /* cond has subqueries: planned once per plan, then shared */
     const char *predicate;
+    uint32_t loc;
     int64_t start_ms;
+    int64_t scan_ms; /* finding the touched files */
 } rewrite;
 
 static int64_t
@@ -64,29 +68,48 @@ clock_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * The target's rows as rw->plan (each with its file, unnamed) and the condition bound over
+ * them; a condition with subqueries grows the plan by their joins. The first call also plans
+ * the candidates from the condition's conjuncts on the table's columns.
+ */
+static dl_status
+plan_rows(dl_sql_binder *b, rewrite *rw, dl_error *err) {
+    DL_TRY(dl_sql_plan_delta_scan_files(b, dl_delta_snapshot_ref(rw->t.snap), rw->t.display,
+                                        rw->loc, &rw->scan, err));
+    rw->plan = rw->scan;
+    DL_TRY(dl_sql_scope_of(b, rw->plan, rw->qual, &rw->scope, err));
+    rw->scope.n = rw->t.schema->n_fields;
+    rw->cond = NULL;
+    if (rw->where != NULL) {
+        dl_sql_bctx cx = {.b = b, .scope = &rw->scope, .clause = "WHERE"};
+        DL_TRY(dl_sql_binder_cond(&cx, rw->where, &rw->cond, err));
+        rw->is_shared = dl_sql_bexpr_has_subquery(rw->cond);
+    }
+    if (rw->files.candidates == NULL) {
+        dl_sql_bexpr **conjs = NULL;
+        int32_t n_conjs = 0;
+        DL_TRY(dl_sql_dml_target_conjuncts(b, &rw->t, rw->cond, &conjs, &n_conjs, err));
+        DL_TRY(dl_sql_dml_files_plan(b, &rw->t, conjs, n_conjs, !rw->is_shared, &rw->files, err));
+    }
+    if (rw->is_shared) {
+        DL_TRY(dl_sql_plan_subqueries(b, &rw->plan, &rw->cond, false, err));
+    }
+    return DL_OK;
+}
+
 static dl_status
 open_rewrite(dl_sql_binder *b, const dl_sql_name *name, bool has_alias, const dl_sql_ident *alias,
              const dl_sql_expr *where, uint32_t loc, rewrite *rw, dl_error *err) {
     rw->start_ms = clock_ms();
+    rw->loc = loc;
     DL_TRY(dl_sql_dml_open(b, name, loc, &rw->t, err));
-    DL_TRY(dl_sql_plan_delta_scan(b, dl_delta_snapshot_ref(rw->t.snap), rw->t.display, loc,
-                                  &rw->plan, err));
-    const char *qual = has_alias ? dl_arena_strndup(b->arena, alias->name.ptr, alias->name.len)
-                                 : name->parts[name->n_parts - 1].name.ptr;
-    DL_CHECK(qual != NULL, err, DL_ERR_NOMEM, "out of memory");
-    DL_TRY(dl_sql_scope_of(b, rw->plan, qual, &rw->scope, err));
+    rw->qual = has_alias ? dl_arena_strndup(b->arena, alias->name.ptr, alias->name.len)
+                         : name->parts[name->n_parts - 1].name.ptr;
+    DL_CHECK(rw->qual != NULL, err, DL_ERR_NOMEM, "out of memory");
     rw->predicate = where != NULL ? dl_sql_dml_expr_text(b, where) : NULL;
-    if (where == NULL) {
-        return DL_OK;
-    }
     rw->where = where;
-    dl_sql_bctx cx = {.b = b, .scope = &rw->scope, .clause = "WHERE"};
-    DL_TRY(dl_sql_binder_cond(&cx, where, &rw->cond, err));
-    if (dl_sql_bexpr_has_subquery(rw->cond)) {
-        rw->is_shared = true;
-        DL_TRY(dl_sql_plan_subqueries(b, &rw->plan, &rw->cond, false, err));
-    }
-    return DL_OK;
+    return plan_rows(b, rw, err);
 }
 
 /* The condition for one more use: a fresh binding, so that no node is shared. */
@@ -161,10 +184,10 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
               const dl_sql_dml_sink *sink, bool is_update, dl_error *err) {
     dl_delta_tx_set_operation(tx, is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
     DL_TRY(param_predicate(b, tx, rw->predicate, err));
-    dl_delta_tx_read_whole_table(tx);
+    DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
     int64_t n_removed = 0;
     int64_t removed_bytes = 0;
-    DL_TRY(dl_sql_dml_remove_all(&rw->t, tx, &n_removed, &removed_bytes, err));
+    DL_TRY(dl_sql_dml_files_remove(&rw->t, tx, &rw->files, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     int64_t elapsed = clock_ms() - rw->start_ms;
     metric metrics[] = {
@@ -176,10 +199,10 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
         {"numAddedChangeFiles", 0},
         {"executionTimeMs", elapsed},
         {is_update ? "numUpdatedRows" : "numDeletedRows", sink->counts[CODE_MATCHED]},
-        {"scanTimeMs", 0},
+        {"scanTimeMs", rw->scan_ms},
         {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
         {"numAddedBytes", dl_ops_writer_bytes(w)},
-        {"rewriteTimeMs", elapsed},
+        {"rewriteTimeMs", elapsed - rw->scan_ms},
     };
     for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
         DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
@@ -216,50 +239,7 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
     return dl_sql_dml_commit(tx, w, err);
 }
 
-/* ---- candidates, exact partition conditions, read predicates ---------------------------- */
-
-static bool
-is_partition_column(const rewrite *rw, int32_t col, const char **out_name) {
-    const char *name = rw->t.schema->fields[col].name;
-    for (int32_t i = 0; i < rw->t.n_parts; i++) {
-        if (dl_str_eq_nocase(dl_str_from_cstr(rw->t.parts[i]), dl_str_from_cstr(name))) {
-            if (out_name != NULL) {
-                *out_name = rw->t.parts[i];
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A plain reference to a partition column. */
-static bool
-is_partition_ref(const rewrite *rw, const dl_sql_bexpr *e) {
-    return e->kind == DL_SQL_BEXPR_COLUMN && is_partition_column(rw, e->index, NULL);
-}
-
-/* Types whose partition values the scan compares exactly with a constant of the same type. */
-static bool
-is_exact_type(const dl_type *t) {
-    switch (t->id) {
-    case DL_VEC_TYPE_BOOLEAN:
-    case DL_VEC_TYPE_BYTE:
-    case DL_VEC_TYPE_SHORT:
-    case DL_VEC_TYPE_INT:
-    case DL_VEC_TYPE_LONG:
-    case DL_VEC_TYPE_DATE:
-    case DL_VEC_TYPE_STRING:
-    case DL_VEC_TYPE_DECIMAL:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool
-is_exact_const(const dl_sql_bexpr *e, const dl_sql_bexpr *col) {
-    return e->kind == DL_SQL_BEXPR_CONST && is_exact_type(e->type) && e->type->id == col->type->id;
-}
+/* ---- exact partition conditions ------------------------------------------------------------ */
 
 static bool
 is_exact_compare(const rewrite *rw, const dl_sql_bexpr *e) {
@@ -273,8 +253,8 @@ is_exact_compare(const rewrite *rw, const dl_sql_bexpr *e) {
     }
     const dl_sql_bexpr *l = e->args[0];
     const dl_sql_bexpr *r = e->args[1];
-    return is_op && ((is_partition_ref(rw, l) && is_exact_const(r, l)) ||
-                     (is_partition_ref(rw, r) && is_exact_const(l, r)));
+    return is_op && ((dl_sql_dml_is_partition_ref(&rw->t, l) && dl_sql_dml_is_exact_const(r, l)) ||
+                     (dl_sql_dml_is_partition_ref(&rw->t, r) && dl_sql_dml_is_exact_const(l, r)));
 }
 
 /*
@@ -297,128 +277,20 @@ is_exact_on_partitions(const rewrite *rw, const dl_sql_bexpr *e) {
     case DL_SQL_BEXPR_CALL:
         return is_exact_compare(rw, e);
     case DL_SQL_BEXPR_IN_LIST:
-        if (e->is_not || !is_partition_ref(rw, e->args[0])) {
+        if (e->is_not || !dl_sql_dml_is_partition_ref(&rw->t, e->args[0])) {
             return false;
         }
         for (int32_t i = 1; i < e->n_args; i++) {
-            if (!is_exact_const(e->args[i], e->args[0])) {
+            if (!dl_sql_dml_is_exact_const(e->args[i], e->args[0])) {
                 return false;
             }
         }
         return true;
     case DL_SQL_BEXPR_IS:
-        return e->is_kind == DL_SQL_BIS_NULL && is_partition_ref(rw, e->args[0]);
+        return e->is_kind == DL_SQL_BIS_NULL && dl_sql_dml_is_partition_ref(&rw->t, e->args[0]);
     default:
         return false;
     }
-}
-
-/* One conjunct `p = c` / `p IN (c, ...)` on a partition column: the serialised constants. */
-typedef struct read_conj {
-    const char *column;        /* metaData's partition column name */
-    const char *const *values; /* protocol serialisation; NULL entries left out */
-    int32_t n_values;
-} read_conj;
-
-typedef struct read_pred {
-    read_conj *conj;
-    int32_t n_conj;
-} read_pred;
-
-static bool
-read_pred_may_match(void *ctx, const dl_delta_kv *pv, int32_t n_pv) {
-    const read_pred *rp = ctx;
-    for (int32_t i = 0; i < rp->n_conj; i++) {
-        const read_conj *c = &rp->conj[i];
-        for (int32_t j = 0; j < n_pv; j++) {
-            if (strcmp(pv[j].key, c->column) != 0) {
-                continue;
-            }
-            const char *have = pv[j].value;
-            bool is_found = false;
-            for (int32_t k = 0; k < c->n_values && have != NULL && have[0] != '\0'; k++) {
-                is_found = is_found || strcmp(have, c->values[k]) == 0;
-            }
-            if (!is_found) {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-/* Adds the constant k's serialisation to *c (NULL constants match nothing: left out). */
-static dl_status
-conj_value(dl_sql_binder *b, const dl_sql_bexpr *k, const char **values, int32_t *n,
-           dl_error *err) {
-    dl_buf text;
-    dl_buf_init(&text, b->exec->alloc);
-    bool is_null = false;
-    dl_status s = dl_ops_partition_value(k->value, 0, &text, &is_null, err);
-    if (s == DL_OK && !is_null) {
-        values[*n] = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
-        s = values[*n] != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-        *n += 1;
-    }
-    dl_buf_destroy(&text);
-    return s;
-}
-
-/* The conjunct e as a read_conj, when it has the shape; *out_ok false otherwise. */
-static dl_status
-read_conj_of(dl_sql_binder *b, const rewrite *rw, const dl_sql_bexpr *e, read_conj *out,
-             bool *out_ok, dl_error *err) {
-    *out_ok = false;
-    bool is_eq = e->kind == DL_SQL_BEXPR_CALL && e->n_args == 2 && e->fn != NULL &&
-                 (strcmp(e->fn->name, "=") == 0 || strcmp(e->fn->name, "==") == 0);
-    bool is_in = e->kind == DL_SQL_BEXPR_IN_LIST && !e->is_not;
-    if (!is_eq && !is_in) {
-        return DL_OK;
-    }
-    const dl_sql_bexpr *col = e->args[0];
-    int32_t first = 1;
-    if (is_eq && !is_partition_ref(rw, col)) {
-        col = e->args[1];
-        first = 0;
-    }
-    if (!is_partition_ref(rw, col) || !is_partition_column(rw, col->index, &out->column)) {
-        return DL_OK;
-    }
-    int32_t n_k = is_eq ? 1 : e->n_args - 1;
-    const char **values = dl_arena_alloc_zero(b->arena, (size_t)(n_k + 1) * sizeof(char *));
-    DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (int32_t i = 0; i < n_k; i++) {
-        const dl_sql_bexpr *k = e->args[first + i];
-        if (!is_exact_const(k, col)) {
-            return DL_OK;
-        }
-        DL_TRY(conj_value(b, k, values, &out->n_values, err));
-    }
-    out->values = values;
-    *out_ok = true;
-    return DL_OK;
-}
-
-/* Records what the statement read: the candidates and the partition part of its condition. */
-static dl_status
-record_reads(dl_sql_binder *b, const rewrite *rw, dl_delta_tx *tx, const dl_delta_scan *scan,
-             dl_error *err) {
-    for (size_t u = 0; u < dl_delta_scan_unit_count(scan); u++) {
-        DL_TRY(dl_delta_tx_read_file(tx, dl_delta_scan_unit_file(scan, u)->path.ptr, err));
-    }
-    read_pred *rp = dl_arena_alloc_zero(b->arena, sizeof(*rp));
-    DL_CHECK(rp != NULL, err, DL_ERR_NOMEM, "out of memory");
-    const dl_sql_bexpr *cond = rw->cond;
-    int32_t n = cond == NULL ? 0 : cond->kind == DL_SQL_BEXPR_AND ? cond->n_args : 1;
-    rp->conj = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(read_conj));
-    DL_CHECK(rp->conj != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (int32_t i = 0; i < n; i++) {
-        const dl_sql_bexpr *e = cond->kind == DL_SQL_BEXPR_AND ? cond->args[i] : cond;
-        bool is_ok = false;
-        DL_TRY(read_conj_of(b, rw, e, &rp->conj[rp->n_conj], &is_ok, err));
-        rp->n_conj += is_ok ? 1 : 0;
-    }
-    return dl_delta_tx_read_predicate(tx, read_pred_may_match, rp, err);
 }
 
 /* ---- reading the candidates ------------------------------------------------------------ */
@@ -428,7 +300,7 @@ typedef struct pruned {
     rewrite *rw;
     bool is_update;
     bool is_metadata_only;
-    dl_delta_scan *scan;
+    dl_delta_scan *scan; /* the candidates (rw->files) */
     size_t n_units;
     int64_t *matched;   /* per unit: matching rows (-1: unknown) */
     int64_t *rows;      /* per unit: live rows */
@@ -437,7 +309,6 @@ typedef struct pruned {
     dl_batch *batch;
     int64_t n_matched;
     int64_t n_copied;
-    int64_t scan_ms;
 } pruned;
 
 static void
@@ -447,36 +318,13 @@ pruned_free(pruned *pr) {
         dl_sql_eval_free(pr->vals[i]);
     }
     dl_vec_batch_free(pr->batch);
-    dl_delta_scan_free(pr->scan);
 }
 
-/* The candidates: a scan of every column whose skipping predicate is the condition. */
+/* Reading the candidates: per-unit counts and a batch. */
 static dl_status
 plan_candidates(pruned *pr, dl_error *err) {
     dl_sql_binder *b = pr->b;
-    rewrite *rw = pr->rw;
-    const dl_delta_pred *pred = NULL;
-    if (rw->cond != NULL) {
-        int32_t n = rw->t.schema->n_fields;
-        int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
-        DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
-        for (int32_t i = 0; i < n; i++) {
-            cols[i] = i;
-        }
-        dl_sql_scan fake = {.source = DL_SQL_SCAN_DELTA,
-                            .table_name = rw->t.display,
-                            .snapshot = rw->t.snap,
-                            .table_schema = rw->t.schema,
-                            .columns = cols,
-                            .n_columns = n,
-                            .filters = &rw->cond,
-                            .n_filters = 1,
-                            .limit = -1};
-        pred = dl_sql_scan_predicate(b->arena, &fake);
-    }
-    dl_delta_scan_options opts = {.predicate = pred, .alloc = b->exec->alloc};
-    DL_TRY_CTX(dl_delta_scan_new(rw->t.snap, &opts, &pr->scan, err), err, "table %s",
-               rw->t.display);
+    pr->scan = pr->rw->files.scan;
     pr->n_units = dl_delta_scan_unit_count(pr->scan);
     pr->matched = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
     pr->rows = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
@@ -547,8 +395,11 @@ find_touched(pruned *pr, dl_error *err) {
     for (size_t u = 0; u < pr->n_units; u++) {
         pr->n_matched += pr->matched[u];
         pr->n_copied += pr->matched[u] > 0 ? pr->rows[u] - pr->matched[u] : 0;
+        if (pr->matched[u] > 0) {
+            dl_sql_dml_files_touch(&pr->rw->files, dl_delta_scan_unit_file_index(pr->scan, u));
+        }
     }
-    pr->scan_ms = clock_ms() - start;
+    pr->rw->scan_ms = clock_ms() - start;
     return DL_OK;
 }
 
@@ -628,18 +479,12 @@ rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_file
                                : DL_BATCH_CAPACITY * sizeof(uint32_t);
     void *scratch = dl_arena_alloc_zero(pr->b->arena, cap + sizeof(uint32_t));
     DL_CHECK(scratch != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (size_t u = 0; u < pr->n_units; u++) {
-        if (pr->matched[u] == 0) {
-            continue;
-        }
-        const dl_delta_file *f = dl_delta_scan_unit_file(pr->scan, u);
-        if (!pr->is_metadata_only) {
+    for (size_t u = 0; u < pr->n_units && !pr->is_metadata_only; u++) {
+        if (pr->matched[u] > 0) {
             DL_TRY(rewrite_unit(pr, u, w, scratch, err));
         }
-        DL_TRY(dl_delta_tx_remove_snapshot_file(tx, f, true, err));
-        *out_files += 1;
-        *out_bytes += f->size > 0 ? f->size : 0;
     }
+    DL_TRY(dl_sql_dml_files_remove(&pr->rw->t, tx, &pr->rw->files, out_files, out_bytes, err));
     return dl_ops_writer_finish(w, err);
 }
 
@@ -651,7 +496,7 @@ stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     int64_t removed_bytes = 0;
     dl_delta_tx_set_operation(tx, pr->is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
     DL_TRY(param_predicate(pr->b, tx, rw->predicate, err));
-    DL_TRY(record_reads(pr->b, rw, tx, pr->scan, err));
+    DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
     DL_TRY(rewrite_touched(pr, tx, w, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     int64_t rewrite_ms = clock_ms() - start;
@@ -664,7 +509,7 @@ stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
         {"numAddedChangeFiles", 0},
         {"executionTimeMs", clock_ms() - rw->start_ms},
         {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
-        {"scanTimeMs", pr->scan_ms},
+        {"scanTimeMs", rw->scan_ms},
         {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
         {"numAddedBytes", dl_ops_writer_bytes(w)},
         {"rewriteTimeMs", pr->is_metadata_only ? 0 : rewrite_ms},
@@ -743,23 +588,6 @@ keep_columns(dl_sql_binder *b, const rewrite *rw, dl_sql_bexpr **exprs, dl_error
     return DL_OK;
 }
 
-dl_status
-dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
-    rewrite *rw = dl_arena_alloc_zero(b->arena, sizeof(*rw));
-    DL_CHECK(rw != NULL, err, DL_ERR_NOMEM, "out of memory");
-    DL_TRY(open_rewrite(b, &stmt->u.delete_.table, stmt->u.delete_.has_alias,
-                        &stmt->u.delete_.alias, stmt->u.delete_.where, stmt->loc, rw, err));
-    int32_t n = rw->t.schema->n_fields;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
-    DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
-    DL_TRY(keep_columns(b, rw, exprs, err));
-    if (!rw->is_shared) {
-        return run_pruned(b, rw, exprs, false, err);
-    }
-    DL_TRY(project_with_code(b, rw, exprs, stmt->loc, err));
-    return finish_rewrite(b, rw, 1u << CODE_COPY, false, err);
-}
-
 /* The new value of column i: CASE WHEN cond THEN value ELSE column END. */
 static dl_status
 assign_expr(dl_sql_binder *b, rewrite *rw, const dl_sql_assign *a, dl_sql_bexpr **exprs,
@@ -800,22 +628,78 @@ assign_expr(dl_sql_binder *b, rewrite *rw, const dl_sql_assign *a, dl_sql_bexpr 
     return dl_sql_binder_make_case(b, &cond, &v, 1, old, a->value->loc, &exprs[c], err);
 }
 
+/* Each column's new value over rw->plan: DELETE keeps every column, UPDATE assigns some. */
+static dl_status
+new_values(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, dl_sql_bexpr ***out,
+           dl_error *err) {
+    int32_t n = rw->t.schema->n_fields;
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
+    DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; assigns != NULL && i < assigns->n; i++) {
+        DL_TRY(assign_expr(b, rw, &assigns->items[i], exprs, err));
+    }
+    DL_TRY(keep_columns(b, rw, exprs, err));
+    *out = exprs;
+    return DL_OK;
+}
+
+/* Pass 1 of a condition with subqueries: marks the candidates holding a matching row. */
+static dl_status
+find_matching_files(dl_sql_binder *b, rewrite *rw, dl_error *err) {
+    int64_t start = clock_ms();
+    dl_sql_plan_scan_restrict(rw->scan, rw->files.candidates);
+    dl_sql_bexpr *exprs[2] = {
+        dl_sql_bexpr_column(b->arena, rw->t.schema->n_fields, dl_vec_type_prim(DL_VEC_TYPE_INT)),
+        NULL};
+    DL_CHECK(exprs[0] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(code_expr(b, rw, rw->loc, &exprs[1], err));
+    const char *names[2] = {"__dl_file", "__dl_action"};
+    dl_sql_plan *plan = NULL;
+    DL_TRY(dl_sql_plan_project(b, rw->plan, exprs, names, 2, &plan, err));
+    DL_TRY(dl_sql_dml_files_find(b, plan, 0, 1, 1u << CODE_MATCHED, -1, &rw->files, err));
+    rw->scan_ms = clock_ms() - start;
+    return DL_OK;
+}
+
+/*
+ * DELETE (assigns NULL) or UPDATE: with a plain condition, the candidates are read directly
+ * (run_pruned); with subqueries, the plan is run twice: to find the touched files, then,
+ * planned again over those files only, to rewrite them.
+ */
+static dl_status
+run_rewrite(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, bool is_update,
+            dl_error *err) {
+    dl_sql_bexpr **exprs = NULL;
+    if (!rw->is_shared) {
+        DL_TRY(new_values(b, rw, assigns, &exprs, err));
+        return run_pruned(b, rw, exprs, is_update, err);
+    }
+    DL_TRY(find_matching_files(b, rw, err));
+    if (rw->files.n_touched == 0) {
+        return DL_OK;
+    }
+    DL_TRY(plan_rows(b, rw, err));
+    dl_sql_plan_scan_restrict(rw->scan, rw->files.touched);
+    DL_TRY(new_values(b, rw, assigns, &exprs, err));
+    DL_TRY(project_with_code(b, rw, exprs, rw->loc, err));
+    uint32_t keep = (1u << CODE_COPY) | (is_update ? 1u << CODE_MATCHED : 0u);
+    return finish_rewrite(b, rw, keep, is_update, err);
+}
+
+dl_status
+dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    rewrite *rw = dl_arena_alloc_zero(b->arena, sizeof(*rw));
+    DL_CHECK(rw != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(open_rewrite(b, &stmt->u.delete_.table, stmt->u.delete_.has_alias,
+                        &stmt->u.delete_.alias, stmt->u.delete_.where, stmt->loc, rw, err));
+    return run_rewrite(b, rw, NULL, false, err);
+}
+
 dl_status
 dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     rewrite *rw = dl_arena_alloc_zero(b->arena, sizeof(*rw));
     DL_CHECK(rw != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(open_rewrite(b, &stmt->u.update.table, stmt->u.update.has_alias, &stmt->u.update.alias,
                         stmt->u.update.where, stmt->loc, rw, err));
-    int32_t n = rw->t.schema->n_fields;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
-    DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (uint32_t i = 0; i < stmt->u.update.assigns.n; i++) {
-        DL_TRY(assign_expr(b, rw, &stmt->u.update.assigns.items[i], exprs, err));
-    }
-    DL_TRY(keep_columns(b, rw, exprs, err));
-    if (!rw->is_shared) {
-        return run_pruned(b, rw, exprs, true, err);
-    }
-    DL_TRY(project_with_code(b, rw, exprs, stmt->loc, err));
-    return finish_rewrite(b, rw, (1u << CODE_COPY) | (1u << CODE_MATCHED), true, err);
+    return run_rewrite(b, rw, &stmt->u.update.assigns, true, err);
 }

@@ -14,6 +14,10 @@
  * NULL of those), into the Delta scan's predicate for skipping. A LIMIT without filters stops the
  * scan once enough rows came out.
  *
+ * The file index column (DL_SQL_SCAN_FILE_INDEX, sql_plan.h) is not read: each batch gets a
+ * CONST INT of its unit's file, so DML statements learn which files hold the rows they change
+ * for the price of one small vector per batch. A scan with a file_set reads only those files.
+ *
  * A data file that is gone (removed by VACUUM while an old version still lists it) fails with
  * NOT_FOUND and says so.
  */
@@ -42,14 +46,17 @@ typedef struct scan_state {
     size_t n_units;             /* files (DELTA) or row groups (PARQUET) */
     _Atomic(int64_t) cursor;    /* next file */
     _Atomic(int64_t) emitted;   /* rows returned (for the limit) */
-    const char **names;         /* DELTA: the columns asked for */
+    const char **names;         /* DELTA: the table columns asked for */
+    int32_t n_names;
+    int32_t *from; /* DELTA: per output column, its reader column or FILE_INDEX */
 } scan_state;
 
 typedef struct scan_local {
     dl_pq_scratch *scratch; /* page and chunk buffers, reused from unit to unit */
     dl_delta_scan_reader *dreader;
     dl_pq_reader *preader;
-    dl_batch *in; /* what the reader fills */
+    dl_batch *in;       /* what the reader fills */
+    int32_t file_index; /* DELTA: the current unit's file among the snapshot's live files */
     dl_sql_eval **filters;
     int32_t n_filters;
 } scan_local;
@@ -132,8 +139,13 @@ to_scalar(const dl_vector *v, dl_delta_scalar *out) {
     return true;
 }
 
+/* The table column an output column reads, as a path; NULL for the file index (never in the
+ * Delta scan's predicate) or out of memory. */
 static const char *const *
 column_path(pred_builder *pb, int32_t col) {
+    if (pb->s->columns[col] == DL_SQL_SCAN_FILE_INDEX) {
+        return NULL;
+    }
     const char **path = dl_arena_alloc(pb->arena, sizeof(char *));
     if (path != NULL) {
         path[0] = pb->s->table_schema->fields[pb->s->columns[col]].name;
@@ -390,6 +402,27 @@ open_parquet_files(dl_sql_operator *op, scan_state *st, dl_error *err) {
 
 /* ---- the operator ---------------------------------------------------------------------------- */
 
+/* The table columns the Delta scan reads (st->names) and where each output column comes from. */
+static dl_status
+delta_columns(dl_sql_operator *op, scan_state *st, dl_error *err) {
+    const dl_sql_scan *s = st->s;
+    st->names = dl_arena_alloc_zero(op->exec->arena, (size_t)(s->n_columns + 1) * sizeof(char *));
+    st->from = dl_arena_alloc_zero(op->exec->arena, (size_t)(s->n_columns + 1) * sizeof(int32_t));
+    DL_CHECK(st->names != NULL && st->from != NULL, err, DL_ERR_NOMEM,
+             "out of memory opening a scan");
+    for (int32_t i = 0; i < s->n_columns; i++) {
+        st->from[i] = s->columns[i];
+        if (s->columns[i] != DL_SQL_SCAN_FILE_INDEX) {
+            st->from[i] = st->n_names;
+            st->names[st->n_names++] = s->table_schema->fields[s->columns[i]].name;
+        } else if (dl_delta_snapshot_file_count(s->snapshot) > INT32_MAX) {
+            DL_FAIL(err, DL_ERR_LIMIT, "table %s has more than %d files to index", s->table_name,
+                    INT32_MAX);
+        }
+    }
+    return DL_OK;
+}
+
 static dl_status
 scan_open(dl_sql_operator *op, dl_error *err) {
     const dl_sql_scan *s = &op->plan->u.scan;
@@ -402,16 +435,13 @@ scan_open(dl_sql_operator *op, dl_error *err) {
     if (s->source == DL_SQL_SCAN_PARQUET) {
         return open_parquet_files(op, st, err);
     }
-    st->names = dl_arena_alloc_zero(op->exec->arena, (size_t)(s->n_columns + 1) * sizeof(char *));
-    DL_CHECK(st->names != NULL, err, DL_ERR_NOMEM, "out of memory opening a scan");
-    for (int32_t i = 0; i < s->n_columns; i++) {
-        st->names[i] = s->table_schema->fields[s->columns[i]].name;
-    }
+    DL_TRY(delta_columns(op, st, err));
     dl_delta_scan_options opts = {.columns = st->names,
-                                  .n_columns = (size_t)s->n_columns,
+                                  .n_columns = (size_t)st->n_names,
                                   .predicate = dl_sql_scan_predicate(op->exec->arena, s),
                                   .alloc = op->exec->alloc,
-                                  .row_group_units_max_files = ROW_GROUP_UNITS_MAX_FILES};
+                                  .row_group_units_max_files = ROW_GROUP_UNITS_MAX_FILES,
+                                  .file_set = s->file_set};
     DL_TRY_CTX(dl_delta_scan_new(s->snapshot, &opts, &st->dscan, err), err, "table %s",
                s->table_name);
     st->n_units = dl_delta_scan_unit_count(st->dscan);
@@ -507,6 +537,7 @@ open_unit(dl_sql_operator *op, scan_local *l, bool *out_has, dl_error *err) {
         return DL_OK;
     }
     if (st->dscan != NULL) {
+        l->file_index = (int32_t)dl_delta_scan_unit_file_index(st->dscan, (size_t)u);
         return dl_delta_scan_reader_open(st->dscan, (size_t)u, l->scratch, &l->dreader, err);
     }
     return open_parquet(op, l, (size_t)u, err);
@@ -536,6 +567,50 @@ read_next(dl_sql_operator *op, scan_local *l, bool *out_has, dl_error *err) {
     }
 }
 
+/* Rows of in's vectors (the selection may leave some out). */
+static int64_t
+physical_rows(const dl_batch *in) {
+    if (in->n_cols > 0) {
+        return in->cols[0]->length;
+    }
+    int64_t n = in->count;
+    for (int64_t k = 0; in->sel != NULL && k < in->count; k++) {
+        n = DL_MAX(n, dl_vec_batch_row(in, k) + 1);
+    }
+    return n;
+}
+
+/* A CONST INT of the current unit's file index for the rows of l->in. */
+static dl_status
+file_vector(dl_sql_operator *op, const scan_local *l, dl_vector **out, dl_error *err) {
+    DL_TRY(dl_vec_new(op->exec->alloc, dl_vec_type_prim(DL_VEC_TYPE_INT), 1, out, err));
+    dl_status s = dl_vec_append_i32(*out, l->file_index, err);
+    if (s != DL_OK) {
+        dl_vec_unref(*out);
+        *out = NULL;
+        return s;
+    }
+    dl_vec_make_const(*out, physical_rows(l->in));
+    return DL_OK;
+}
+
+/* out's columns from the reader's batch (and the file index). */
+static dl_status
+set_columns(dl_sql_operator *op, const scan_local *l, dl_batch *out, dl_error *err) {
+    const scan_state *st = op->state;
+    for (int32_t c = 0; c < out->n_cols; c++) {
+        int32_t from = st->from != NULL ? st->from[c] : c;
+        dl_vector *v = NULL;
+        if (from == DL_SQL_SCAN_FILE_INDEX) {
+            DL_TRY(file_vector(op, l, &v, err));
+        } else {
+            v = dl_vec_ref(l->in->cols[from]);
+        }
+        dl_vec_batch_set_col(out, c, v);
+    }
+    return DL_OK;
+}
+
 static dl_status
 scan_next_batch(dl_sql_operator *op, scan_local *l, dl_batch *out, dl_error *err) {
     scan_state *st = op->state;
@@ -551,9 +626,7 @@ scan_next_batch(dl_sql_operator *op, scan_local *l, dl_batch *out, dl_error *err
             dl_vec_batch_set_count(out, 0);
             return DL_OK;
         }
-        for (int32_t c = 0; c < out->n_cols; c++) {
-            dl_vec_batch_set_col(out, c, dl_vec_ref(l->in->cols[c]));
-        }
+        DL_TRY(set_columns(op, l, out, err));
         if (l->in->sel != NULL) {
             DL_TRY(dl_vec_batch_set_sel(out, l->in->sel, l->in->count, err));
         } else {

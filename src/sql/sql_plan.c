@@ -213,8 +213,11 @@ explain_node(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
     case DL_SQL_PLAN_SCAN:
         DL_TRY(dl_buf_appendf(out, err, " %s cols=[", p->u.scan.table_name));
         for (int32_t i = 0; i < p->u.scan.n_columns; i++) {
+            int32_t c = p->u.scan.columns[i];
             DL_TRY(dl_buf_appendf(out, err, "%s%s", i > 0 ? ", " : "",
-                                  p->u.scan.table_schema->fields[p->u.scan.columns[i]].name));
+                                  c == DL_SQL_SCAN_FILE_INDEX
+                                      ? "<file index>"
+                                      : p->u.scan.table_schema->fields[c].name));
         }
         DL_TRY(dl_buf_append_cstr(out, "]", err));
         if (p->u.scan.n_filters > 0) {

@@ -160,7 +160,16 @@ typedef enum dl_sql_scan_source {
  * filters are conjuncts over the OUTPUT columns that the optimizer pushed down: the scan must
  * apply them exactly (it may also use them to skip files by statistics and partition values
  * and row groups by Parquet statistics). limit >= 0 lets a scan stop early (no filter).
+ *
+ * Which file a row came from (DELTA only, for DELETE, UPDATE and MERGE, which rewrite only the
+ * files holding a changed row): a column listed as DL_SQL_SCAN_FILE_INDEX is an INT, the row's
+ * file as an index among the snapshot's live files (dl_delta_snapshot_file), a CONST vector per
+ * batch. No binder puts it in a table's columns (dl_sql_plan_delta_scan_files adds it for DML
+ * plans), so SELECT * never shows it; Spark's input_file_name() is a string per row, an index
+ * costs nothing. file_set restricts the scan to some files (delta_scan.h).
  */
+#define DL_SQL_SCAN_FILE_INDEX (-1)
+
 typedef struct dl_sql_scan {
     dl_sql_scan_source source;
     const char *table_name;      /* for messages: "orders", "delta.`/p`", "read_parquet" */
@@ -169,11 +178,12 @@ typedef struct dl_sql_scan {
     int32_t n_paths;
     dl_store *store;             /* PARQUET: where paths live */
     const dl_type *table_schema; /* STRUCT: every column of the table */
-    int32_t *columns;            /* output column -> table_schema field */
+    int32_t *columns;            /* output column -> table_schema field, or FILE_INDEX */
     int32_t n_columns;           /* may be 0: batches then carry only a row count */
     dl_sql_bexpr **filters;      /* conjuncts over the output columns, applied exactly */
     int32_t n_filters;
-    int64_t limit; /* rows the consumer needs at most, or -1 */
+    int64_t limit;           /* rows the consumer needs at most, or -1 */
+    const uint8_t *file_set; /* DELTA: NULL, or a byte per live file (0: not read) */
 } dl_sql_scan;
 
 /* ---- constant rows ---- */

@@ -216,6 +216,45 @@ TEST(test_scan_returns_the_requested_columns_in_order) {
     tl_table_free(&t);
 }
 
+/* A file set reads only its files, before any skipping; units name their files by index. */
+TEST(test_scan_reads_only_the_files_in_its_file_set) {
+    tl_table t;
+    CHECK(make_t1(&t));
+    dl_delta_snapshot *snap = latest(&t);
+    CHECK(snap);
+    size_t want = 3;
+    for (size_t i = 0; i < dl_delta_snapshot_file_count(snap); i++) {
+        if (strcmp(dl_delta_snapshot_file(snap, i)->path.ptr, "p=2/b.parquet") == 0) {
+            want = i;
+        }
+    }
+    CHECK(want < 3);
+    uint8_t set[3] = {0, 0, 0};
+    set[want] = 1;
+    dl_delta_scan_options o = {.file_set = set};
+    dl_delta_scan *scan = NULL;
+    dl_error err;
+    CHECK_STATUS(dl_delta_scan_new(snap, &o, &scan, &err), DL_OK, &err);
+    CHECK_INT_EQ(dl_delta_scan_unit_count(scan), 1);
+    CHECK_INT_EQ(dl_delta_scan_unit_file_index(scan, 0), want);
+    CHECK_STR_EQ(dl_delta_scan_unit_file(scan, 0)->path.ptr, "p=2/b.parquet");
+    dl_delta_scan_free(scan);
+    dr_rows rows;
+    dr_rows_init(&rows);
+    CHECK_STATUS(scan_rows(snap, &o, &rows, NULL, &err), DL_OK, &err);
+    bool ok = rows_are(&rows, "{\"id\":\"10\",\"s\":\"u\",\"p\":2}\n"
+                              "{\"id\":\"11\",\"s\":\"v\",\"p\":2}\n"
+                              "{\"id\":\"12\",\"s\":\"w\",\"p\":2}\n");
+    dr_rows_destroy(&rows);
+    CHECK(ok);
+    set[want] = 0;
+    CHECK_STATUS(dl_delta_scan_new(snap, &o, &scan, &err), DL_OK, &err);
+    CHECK_INT_EQ(dl_delta_scan_unit_count(scan), 0);
+    dl_delta_scan_free(scan);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+}
+
 static const char *const id_col[] = {"id"};
 static const char *const p_col[] = {"p"};
 static const char *const s_col[] = {"s"};
@@ -949,6 +988,7 @@ int
 main(void) {
     RUN(test_scan_returns_every_row_with_partition_values);
     RUN(test_scan_returns_the_requested_columns_in_order);
+    RUN(test_scan_reads_only_the_files_in_its_file_set);
     RUN(test_scan_skips_files_by_partition_values_and_stats);
     RUN(test_scan_predicate_errors_name_the_problem);
     RUN(test_scan_keeps_files_whose_stats_are_not_bounds);

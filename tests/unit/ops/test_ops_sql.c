@@ -309,10 +309,51 @@ TEST(test_merge_with_two_source_rows_for_one_target_row_fails) {
     wh_close(&w);
 }
 
-/* A writer thread: runs the statements of its kind on its own handle until one fails. */
+/*
+ * MERGE and a DELETE with a subquery read only the candidates their conditions' target-only
+ * conjuncts keep, and rewrite only the files holding a changed row: with the other
+ * partitions' files gone from disk they still succeed (reading one would fail NOT_FOUND).
+ */
+TEST(test_merge_and_subquery_delete_read_only_candidate_files) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE k USING DELTA PARTITIONED BY (p) AS SELECT id, CAST(id % 3 AS "
+                  "STRING) AS p, id AS v FROM range(0, 30) AS r(id)"));
+    CHECK(run(&w, "INSERT INTO k SELECT id, CAST(id % 3 AS STRING), id FROM range(30, 60) AS "
+                  "r(id)"));
+    CHECK(run(&w, "CREATE TABLE src AS SELECT * FROM VALUES (4, 100), (7, 200), (99, 300) AS "
+                  "s(id, v)"));
+    CHECK_INT_EQ(remove_added_files(&w, "k", 0, "p=2/%") + remove_added_files(&w, "k", 1, "p=2/%"),
+                 2);
+    CHECK(run(&w, "MERGE INTO k USING src ON k.id = src.id AND k.p = '1' WHEN MATCHED THEN "
+                  "UPDATE SET v = src.v WHEN NOT MATCHED THEN INSERT (id, p, v) VALUES (src.id, "
+                  "'0', src.v)"));
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numTargetFilesRemoved'] AS INT) * 100 + "
+                            "CAST(operationMetrics['numTargetRowsUpdated'] AS INT) * 10 + "
+                            "CAST(operationMetrics['numTargetRowsInserted'] AS INT) FROM "
+                            "(DESCRIBE HISTORY k) WHERE version = 2"),
+                 121);
+    CHECK(run(&w, "DELETE FROM k WHERE p = '0' AND id IN (SELECT id FROM src)"));
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numRemovedFiles'] AS INT) * 10 + "
+                            "CAST(operationMetrics['numDeletedRows'] AS INT) FROM "
+                            "(DESCRIBE HISTORY k) WHERE version = 3"),
+                 11);
+    CHECK_INT_EQ(scalar(&w, "SELECT sum(v) FROM k WHERE p IN ('0', '1')"),
+                 (0 + 57) * 20 / 2 + (1 + 58) * 20 / 2 - 4 - 7 + 100 + 200);
+    tl_table t;
+    CHECK(table_open(&w, "k", &t));
+    CHECK_LOG(&t);
+    table_close(&t);
+    wh_close(&w);
+}
+
+/* A writer thread: runs its statements (head, a number from first on, tail) on its own
+ * handle until one fails. */
 typedef struct racer {
     deltalite_db *db;
-    bool is_delete;
+    const char *head;
+    const char *tail;
+    int first;
     int n_ok;
     char error[512];
 } racer;
@@ -321,12 +362,8 @@ static void *
 race(void *arg) {
     racer *r = arg;
     for (int i = 0; i < 12; i++) {
-        char sql[160];
-        if (r->is_delete) {
-            (void)snprintf(sql, sizeof(sql), "DELETE FROM c WHERE p = 'a' AND id = %d", i);
-        } else {
-            (void)snprintf(sql, sizeof(sql), "INSERT INTO c VALUES (%d, 'b')", 1000 + i);
-        }
+        char sql[300];
+        (void)snprintf(sql, sizeof(sql), "%s%d%s", r->head, r->first + i, r->tail);
         if (deltalite_exec(r->db, sql) != DELTALITE_OK) {
             (void)snprintf(r->error, sizeof(r->error), "%s -> %s", sql,
                            deltalite_error_message(r->db));
@@ -338,35 +375,52 @@ race(void *arg) {
 }
 
 /*
- * DELETEs of partition a and blind appends to partition b race from two handles: the DELETE
- * records only partition a as read, so no append conflicts with it (with the whole table
- * recorded as read, an append that wins first fails the DELETE with
- * ConcurrentAppendException under the default Serializable level).
+ * Table c holds 40 rows of partition a. writer (12 statements on partition a) races 12 blind
+ * appends to partition b from two handles: every statement must commit, as when the writer
+ * records only partition a as read (with the whole table recorded as read, an append that
+ * wins first fails it with ConcurrentAppendException under the default Serializable level).
  */
-TEST(test_concurrent_blind_append_to_another_partition_does_not_conflict) {
-    wh w;
-    CHECK(wh_open(&w));
-    CHECK(run(&w, "CREATE TABLE c USING DELTA PARTITIONED BY (p) AS SELECT id, 'a' AS p FROM "
-                  "range(0, 40) AS r(id)"));
-    racer del = {.is_delete = true};
-    racer app = {.is_delete = false};
-    CHECK(deltalite_open(w.root.dir, NULL, &del.db) == DELTALITE_OK);
-    CHECK(deltalite_open(w.root.dir, NULL, &app.db) == DELTALITE_OK);
+static void
+race_appends(wh *w, racer *writer) {
+    CHECK(run(w, "CREATE TABLE c USING DELTA PARTITIONED BY (p) AS SELECT id, 'a' AS p FROM "
+                 "range(0, 40) AS r(id)"));
+    racer app = {.head = "INSERT INTO c VALUES (", .tail = ", 'b')", .first = 1000};
+    CHECK(deltalite_open(w->root.dir, NULL, &writer->db) == DELTALITE_OK);
+    CHECK(deltalite_open(w->root.dir, NULL, &app.db) == DELTALITE_OK);
     pthread_t t1;
     pthread_t t2;
-    CHECK(pthread_create(&t1, NULL, race, &del) == 0);
+    CHECK(pthread_create(&t1, NULL, race, writer) == 0);
     CHECK(pthread_create(&t2, NULL, race, &app) == 0);
     (void)pthread_join(t1, NULL);
     (void)pthread_join(t2, NULL);
-    (void)deltalite_close(del.db);
+    (void)deltalite_close(writer->db);
     (void)deltalite_close(app.db);
-    if (del.error[0] != '\0' || app.error[0] != '\0') {
-        printf("  %s\n  %s\n", del.error, app.error);
+    if (writer->error[0] != '\0' || app.error[0] != '\0') {
+        printf("  %s\n  %s\n", writer->error, app.error);
     }
-    CHECK_INT_EQ(del.n_ok, 12);
+    CHECK_INT_EQ(writer->n_ok, 12);
     CHECK_INT_EQ(app.n_ok, 12);
-    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c"), 40);
-    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY c)"), 24);
+    CHECK_INT_EQ(scalar(w, "SELECT count(*) FROM c"), 40);
+    CHECK_INT_EQ(scalar(w, "SELECT max(version) FROM (DESCRIBE HISTORY c)"), 24);
+}
+
+TEST(test_concurrent_blind_append_to_another_partition_does_not_conflict) {
+    wh w;
+    CHECK(wh_open(&w));
+    racer del = {.head = "DELETE FROM c WHERE p = 'a' AND id = ", .tail = ""};
+    race_appends(&w, &del);
+    wh_close(&w);
+}
+
+/* The same for a MERGE whose ON condition reads partition a only: it records the files of a
+ * and that partition as read, as Spark. */
+TEST(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_conflict) {
+    wh w;
+    CHECK(wh_open(&w));
+    racer mrg = {.head = "MERGE INTO c USING (SELECT ",
+                 .tail = " AS id) s ON c.id = s.id AND c.p = 'a' WHEN MATCHED THEN DELETE"};
+    race_appends(&w, &mrg);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c WHERE id < 12"), 0);
     wh_close(&w);
 }
 
@@ -380,6 +434,8 @@ main(void) {
     RUN(test_delete_does_not_read_files_that_statistics_rule_out);
     RUN(test_partition_delete_is_metadata_only);
     RUN(test_merge_with_two_source_rows_for_one_target_row_fails);
+    RUN(test_merge_and_subquery_delete_read_only_candidate_files);
     RUN(test_concurrent_blind_append_to_another_partition_does_not_conflict);
+    RUN(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_conflict);
     return harness_finish();
 }
