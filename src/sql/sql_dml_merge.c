@@ -34,7 +34,6 @@
  * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
  */
 #include <string.h>
-#include <time.h>
 
 #include "json/json.h"
 #include "sql/sql_dml.h"
@@ -56,15 +55,6 @@ typedef struct merge {
     dl_sql_scope source; /* the source's names (indexes in the join) */
     int64_t start_ms;
 } merge;
-
-static int64_t
-clock_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* plan's columns plus a non-NULL BIGINT marker and, with_id, a random uuid() per row (the
  * target row's identity, for the multiple-match check). */
@@ -499,11 +489,6 @@ count_actions(const merge *mg, const dl_sql_dml_sink *sink) {
     return t;
 }
 
-typedef struct metric {
-    const char *key;
-    int64_t value;
-} metric;
-
 /* Only NOT MATCHED clauses: target rows are never rewritten. */
 static bool
 is_insert_only(const merge *mg) {
@@ -559,8 +544,8 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     }
-    int64_t elapsed = clock_ms() - mg->start_ms;
-    metric metrics[] = {
+    int64_t elapsed = dl_sql_dml_clock_ms() - mg->start_ms;
+    dl_sql_dml_metric metrics[] = {
         {"numTargetRowsCopied", is_rewrite ? sink->counts[0] : 0},
         {"numTargetRowsDeleted", t.deleted},
         {"numTargetFilesAdded", is_changed ? (int64_t)dl_ops_writer_file_count(w) : 0},
@@ -583,10 +568,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
         {"rewriteTimeMs", elapsed},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 static dl_status
@@ -642,7 +624,7 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     merge *mg = dl_arena_alloc_zero(b->arena, sizeof(*mg));
     DL_CHECK(mg != NULL, err, DL_ERR_NOMEM, "out of memory");
     mg->stmt = stmt;
-    mg->start_ms = clock_ms();
+    mg->start_ms = dl_sql_dml_clock_ms();
     DL_TRY(plan_join(b, mg, err));
     DL_TRY(plan_projections(b, mg, err));
     return run_merge(b, mg, err);

@@ -34,9 +34,7 @@
  * numUpdatedRows instead of numDeletedRows.
  */
 #include <string.h>
-#include <time.h>
 
-#include "json/json.h"
 #include "sql/sql_dml.h"
 
 enum {
@@ -55,19 +53,10 @@ typedef struct rewrite {
     int64_t start_ms;
 } rewrite;
 
-static int64_t
-clock_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static dl_status
 open_rewrite(dl_sql_binder *b, const dl_sql_name *name, bool has_alias, const dl_sql_ident *alias,
              const dl_sql_expr *where, uint32_t loc, rewrite *rw, dl_error *err) {
-    rw->start_ms = clock_ms();
+    rw->start_ms = dl_sql_dml_clock_ms();
     DL_TRY(dl_sql_dml_open(b, name, loc, &rw->t, err));
     DL_TRY(dl_sql_plan_delta_scan(b, dl_delta_snapshot_ref(rw->t.snap), rw->t.display, loc,
                                   &rw->plan, err));
@@ -130,31 +119,11 @@ project_with_code(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, uint32_t 
     return dl_sql_plan_project(b, rw->plan, exprs, names, n + 1, &rw->plan, err);
 }
 
+/* operationParameters.predicate: a JSON array of the condition's SQL ([] without one). */
 static dl_status
 param_predicate(dl_sql_binder *b, dl_delta_tx *tx, const char *predicate, dl_error *err) {
-    dl_buf text;
-    dl_buf_init(&text, b->exec->alloc);
-    dl_json_writer jw;
-    dl_json_writer_init(&jw, &text, 0);
-    dl_status s = dl_json_writer_begin_array(&jw, err);
-    if (s == DL_OK && predicate != NULL) {
-        s = dl_json_writer_string_cstr(&jw, predicate, err);
-    }
-    if (s == DL_OK) {
-        s = dl_json_writer_end_array(&jw, err);
-    }
-    if (s == DL_OK) {
-        s = dl_delta_tx_param_string(tx, "predicate", dl_buf_cstr(&text), err);
-    }
-    dl_json_writer_destroy(&jw);
-    dl_buf_destroy(&text);
-    return s;
+    return dl_sql_dml_param_array(b, tx, "predicate", &predicate, predicate != NULL ? 1 : 0, err);
 }
-
-typedef struct metric {
-    const char *key;
-    int64_t value;
-} metric;
 
 static dl_status
 stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
@@ -166,8 +135,8 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
     int64_t removed_bytes = 0;
     DL_TRY(dl_sql_dml_remove_all(&rw->t, tx, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t elapsed = clock_ms() - rw->start_ms;
-    metric metrics[] = {
+    int64_t elapsed = dl_sql_dml_clock_ms() - rw->start_ms;
+    dl_sql_dml_metric metrics[] = {
         {"numRemovedFiles", n_removed},
         {"numRemovedBytes", removed_bytes},
         {"numCopiedRows", sink->counts[CODE_COPY]},
@@ -181,10 +150,7 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
         {"numAddedBytes", dl_ops_writer_bytes(w)},
         {"rewriteTimeMs", elapsed},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 /* Runs the planned rewrite and commits it when a row matched. */
@@ -218,24 +184,10 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
 
 /* ---- candidates, exact partition conditions, read predicates ---------------------------- */
 
-static bool
-is_partition_column(const rewrite *rw, int32_t col, const char **out_name) {
-    const char *name = rw->t.schema->fields[col].name;
-    for (int32_t i = 0; i < rw->t.n_parts; i++) {
-        if (dl_str_eq_nocase(dl_str_from_cstr(rw->t.parts[i]), dl_str_from_cstr(name))) {
-            if (out_name != NULL) {
-                *out_name = rw->t.parts[i];
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A plain reference to a partition column. */
 static bool
 is_partition_ref(const rewrite *rw, const dl_sql_bexpr *e) {
-    return e->kind == DL_SQL_BEXPR_COLUMN && is_partition_column(rw, e->index, NULL);
+    return e->kind == DL_SQL_BEXPR_COLUMN && dl_sql_dml_is_partition_column(&rw->t, e->index, NULL);
 }
 
 /* Types whose partition values the scan compares exactly with a constant of the same type. */
@@ -381,7 +333,8 @@ read_conj_of(dl_sql_binder *b, const rewrite *rw, const dl_sql_bexpr *e, read_co
         col = e->args[1];
         first = 0;
     }
-    if (!is_partition_ref(rw, col) || !is_partition_column(rw, col->index, &out->column)) {
+    if (!is_partition_ref(rw, col) ||
+        !dl_sql_dml_is_partition_column(&rw->t, col->index, &out->column)) {
         return DL_OK;
     }
     int32_t n_k = is_eq ? 1 : e->n_args - 1;
@@ -456,24 +409,7 @@ plan_candidates(pruned *pr, dl_error *err) {
     dl_sql_binder *b = pr->b;
     rewrite *rw = pr->rw;
     const dl_delta_pred *pred = NULL;
-    if (rw->cond != NULL) {
-        int32_t n = rw->t.schema->n_fields;
-        int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
-        DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
-        for (int32_t i = 0; i < n; i++) {
-            cols[i] = i;
-        }
-        dl_sql_scan fake = {.source = DL_SQL_SCAN_DELTA,
-                            .table_name = rw->t.display,
-                            .snapshot = rw->t.snap,
-                            .table_schema = rw->t.schema,
-                            .columns = cols,
-                            .n_columns = n,
-                            .filters = &rw->cond,
-                            .n_filters = 1,
-                            .limit = -1};
-        pred = dl_sql_scan_predicate(b->arena, &fake);
-    }
+    DL_TRY(dl_sql_dml_skip_predicate(b, &rw->t, &rw->cond, &pred, err));
     dl_delta_scan_options opts = {.predicate = pred, .alloc = b->exec->alloc};
     DL_TRY_CTX(dl_delta_scan_new(rw->t.snap, &opts, &pr->scan, err), err, "table %s",
                rw->t.display);
@@ -536,7 +472,7 @@ count_metadata_only(pruned *pr, dl_error *err) {
 /* Pass 1: which candidates hold a matching row, and how many. */
 static dl_status
 find_touched(pruned *pr, dl_error *err) {
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     if (pr->is_metadata_only) {
         DL_TRY(count_metadata_only(pr, err));
     } else {
@@ -548,7 +484,7 @@ find_touched(pruned *pr, dl_error *err) {
         pr->n_matched += pr->matched[u];
         pr->n_copied += pr->matched[u] > 0 ? pr->rows[u] - pr->matched[u] : 0;
     }
-    pr->scan_ms = clock_ms() - start;
+    pr->scan_ms = dl_sql_dml_clock_ms() - start;
     return DL_OK;
 }
 
@@ -646,7 +582,7 @@ rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_file
 static dl_status
 stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     rewrite *rw = pr->rw;
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     int64_t n_removed = 0;
     int64_t removed_bytes = 0;
     dl_delta_tx_set_operation(tx, pr->is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
@@ -654,25 +590,22 @@ stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     DL_TRY(record_reads(pr->b, rw, tx, pr->scan, err));
     DL_TRY(rewrite_touched(pr, tx, w, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t rewrite_ms = clock_ms() - start;
-    metric metrics[] = {
+    int64_t rewrite_ms = dl_sql_dml_clock_ms() - start;
+    dl_sql_dml_metric metrics[] = {
         {"numRemovedFiles", n_removed},
         {"numRemovedBytes", removed_bytes},
         {"numCopiedRows", pr->n_copied},
         {"numDeletionVectorsAdded", 0},
         {"numDeletionVectorsRemoved", 0},
         {"numAddedChangeFiles", 0},
-        {"executionTimeMs", clock_ms() - rw->start_ms},
+        {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
         {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
         {"scanTimeMs", pr->scan_ms},
         {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
         {"numAddedBytes", dl_ops_writer_bytes(w)},
         {"rewriteTimeMs", pr->is_metadata_only ? 0 : rewrite_ms},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 /* Binds the evaluators: the condition, and for UPDATE each column's new value. */
