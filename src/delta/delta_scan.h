@@ -119,6 +119,10 @@ struct dl_delta_pred {
     size_t n_children;
 };
 
+/* Appends x (a partition value, typed as v's type; is_null appends a null) to the FLAT
+ * vector v, as a scan fills a partition column. */
+DL_NODISCARD dl_status dl_delta_value_append(dl_vector *v, const dl_delta_value *x, dl_error *err);
+
 /* ---- Scans ----------------------------------------------------------------------------- */
 
 typedef struct dl_delta_scan dl_delta_scan;

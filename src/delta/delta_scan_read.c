@@ -446,8 +446,8 @@ convert(const dl_delta_scan_reader *r, const conv *c, dl_vector *src, bool is_ch
 
 /* ---- partition columns --------------------------------------------------------------- */
 
-static dl_status
-append_value(dl_vector *v, const dl_delta_value *x, dl_error *err) {
+dl_status
+dl_delta_value_append(dl_vector *v, const dl_delta_value *x, dl_error *err) {
     if (x->is_null) {
         return dl_vec_append_null(v, err);
     }
@@ -490,7 +490,7 @@ partition_vector(const dl_delta_scan_reader *r, const dl_delta_scan_col *col, in
     }
     dl_vector *v;
     DL_TRY(dl_vec_new(r->alloc, type, 1, &v, err));
-    dl_status st = append_value(v, &f->partition->values[col->partition_index], err);
+    dl_status st = dl_delta_value_append(v, &f->partition->values[col->partition_index], err);
     if (st != DL_OK) {
         dl_vec_unref(v);
         return st;

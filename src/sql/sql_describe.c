@@ -64,6 +64,32 @@ dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_st
 /* ---- row building helpers -------------------------------------------------------------------- */
 
 dl_status
+dl_sql_plan_one_row(dl_sql_binder *b, const dl_type *schema, dl_sql_row_fill_fn fill, void *ctx,
+                    dl_sql_plan **out, dl_error *err) {
+    dl_sql_rows rows;
+    dl_sql_rows_init(&rows, b->exec->alloc, schema);
+    dl_batch *tail = NULL;
+    dl_status s = dl_sql_rows_tail(&rows, &tail, err);
+    if (s == DL_OK) {
+        s = fill(ctx, tail, err);
+    }
+    if (s != DL_OK) {
+        dl_sql_rows_destroy(&rows);
+        return s;
+    }
+    dl_sql_rows_commit_row(&rows);
+    return dl_sql_plan_rows(b, &rows, out, err);
+}
+
+const char *
+dl_sql_snapshot_location(dl_sql_binder *b, const dl_delta_snapshot *snap) {
+    const dl_store *store = dl_delta_snapshot_store(snap);
+    const char *root = dl_delta_snapshot_root(snap);
+    return root[0] != '\0' ? dl_arena_printf(b->arena, "%s/%s", store->location, root)
+                           : store->location;
+}
+
+dl_status
 dl_sql_put_str(dl_vector *v, dl_str s, bool is_null, dl_error *err) {
     if (is_null) {
         return dl_vec_append_null(v, err);

@@ -54,15 +54,20 @@ put_config_map(dl_vector *v, const dl_delta_metadata *md, dl_error *err) {
     return dl_vec_append_list(v, err);
 }
 
+typedef struct detail_ctx {
+    dl_sql_binder *b;
+    dl_delta_snapshot *snap;
+    const char *name;
+} detail_ctx;
+
 static dl_status
-detail_row(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name, dl_batch *t,
-           dl_error *err) {
+detail_row(void *ctx, dl_batch *t, dl_error *err) {
+    const detail_ctx *cx = ctx;
+    dl_delta_snapshot *snap = cx->snap;
+    const char *name = cx->name;
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
     const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
-    const dl_store *store = dl_delta_snapshot_store(snap);
-    const char *root = dl_delta_snapshot_root(snap);
-    const char *loc = root[0] != '\0' ? dl_arena_printf(b->arena, "%s/%s", store->location, root)
-                                      : store->location;
+    const char *loc = dl_sql_snapshot_location(cx->b, snap);
     dl_vector **v = t->cols;
     DL_TRY(dl_vec_append_str(v[0], "delta", 5, err));
     DL_TRY(dl_sql_put_str(v[1], dl_str_from_cstr(md->id), md->id == NULL, err));
@@ -141,10 +146,6 @@ dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **ou
     DL_TRY(open_latest(b, &t->name, t->is_path, t->path, t->loc, NULL, &snap, &display, err));
     const dl_type *schema = NULL;
     DL_TRY(detail_schema(b, &schema, err));
-    dl_sql_rows rows;
-    dl_sql_rows_init(&rows, b->exec->alloc, schema);
-    dl_batch *tail = NULL;
-    dl_status s = dl_sql_rows_tail(&rows, &tail, err);
     bool is_path = t->is_path || dl_sql_name_is_path(&t->name);
     const char *name = NULL;
     if (!is_path) {
@@ -154,15 +155,8 @@ dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **ou
                                                         : "default";
         name = dl_arena_printf(b->arena, "spark_catalog.%s.%s", sch, display);
     }
-    if (s == DL_OK) {
-        s = detail_row(b, snap, name, tail, err);
-    }
-    if (s != DL_OK) {
-        dl_sql_rows_destroy(&rows);
-        return s;
-    }
-    dl_sql_rows_commit_row(&rows);
-    return dl_sql_plan_rows(b, &rows, out, err);
+    detail_ctx cx = {.b = b, .snap = snap, .name = name};
+    return dl_sql_plan_one_row(b, schema, detail_row, &cx, out, err);
 }
 
 /* ---- DESCRIBE TABLE, SHOW COLUMNS, SHOW TBLPROPERTIES

@@ -32,6 +32,18 @@ DL_NODISCARD dl_status dl_sql_put_json_map(dl_vector *v, dl_json_doc *doc, dl_st
 DL_NODISCARD dl_status dl_sql_put_str_array(dl_vector *v, const char *const *items, int32_t n,
                                             dl_error *err);
 
+/* Fills the one row of a result: a value appended to each column of tail. */
+typedef dl_status (*dl_sql_row_fill_fn)(void *ctx, dl_batch *tail, dl_error *err);
+
+/* A ROWS plan of one row of schema, made by fill. */
+DL_NODISCARD dl_status dl_sql_plan_one_row(dl_sql_binder *b, const dl_type *schema,
+                                           dl_sql_row_fill_fn fill, void *ctx, dl_sql_plan **out,
+                                           dl_error *err);
+
+/* Where snap's table lives, as Spark shows it (the store's location and the table's folder),
+ * in the statement arena; NULL when out of memory. */
+const char *dl_sql_snapshot_location(dl_sql_binder *b, const dl_delta_snapshot *snap);
+
 /* Types: a struct of the columns, map<string,string>, struct of string fields (n <= 8). */
 DL_NODISCARD dl_status dl_sql_make_schema(dl_sql_binder *b, const dl_sql_col_spec *specs, int32_t n,
                                           const dl_type **out, dl_error *err);

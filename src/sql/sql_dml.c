@@ -7,7 +7,9 @@
 #include "sql/sql_dml.h"
 
 #include <string.h>
+#include <time.h>
 
+#include "json/json.h"
 #include "sql/sql_describe_int.h"
 
 dl_status
@@ -30,6 +32,8 @@ dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl
         return dl_sql_dml_alter(b, stmt, err);
     case DL_SQL_STMT_VACUUM:
         return dl_sql_dml_vacuum(b, stmt, out, err);
+    case DL_SQL_STMT_OPTIMIZE:
+        return dl_sql_dml_optimize(b, stmt, out, err);
     default:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
                          dl_sql_stmt_kind_name(stmt->kind));
@@ -72,11 +76,11 @@ target_from_snapshot(dl_sql_binder *b, dl_sql_dml_target *t, uint32_t loc, dl_er
     return DL_OK;
 }
 
-dl_status
-dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc, dl_sql_dml_target *out,
-                dl_error *err) {
+static dl_status
+open_target(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path, uint32_t loc,
+            dl_sql_dml_target *out, dl_error *err) {
     memset(out, 0, sizeof(*out));
-    DL_TRY(dl_sql_open_table(b, name, false, DL_STR(""), loc, &out->table, &out->display, err));
+    DL_TRY(dl_sql_open_table(b, name, is_path, path, loc, &out->table, &out->display, err));
     DL_TRY(dl_sql_dml_hold_table(b, out->table, err));
     /* Stats stay in the log (a remove reads them back from a commit or checkpoint row). */
     dl_status s = dl_delta_snapshot_latest(out->table, NULL, &out->snap, err);
@@ -86,6 +90,35 @@ dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc, dl_sql_
     }
     DL_TRY(dl_sql_hold_snapshot(b, out->snap, err));
     return target_from_snapshot(b, out, loc, err);
+}
+
+dl_status
+dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc, dl_sql_dml_target *out,
+                dl_error *err) {
+    return open_target(b, name, false, DL_STR(""), loc, out, err);
+}
+
+dl_status
+dl_sql_dml_open_target(dl_sql_binder *b, const dl_sql_target *target, uint32_t loc,
+                       dl_sql_dml_target *out, dl_error *err) {
+    return open_target(b, &target->name, target->is_path, target->path, loc, out, err);
+}
+
+bool
+dl_sql_dml_is_partition_column(const dl_sql_dml_target *t, int32_t col, const char **out_name) {
+    if (col < 0 || col >= t->schema->n_fields) {
+        return false;
+    }
+    const char *name = t->schema->fields[col].name;
+    for (int32_t i = 0; i < t->n_parts; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(t->parts[i]), dl_str_from_cstr(name))) {
+            if (out_name != NULL) {
+                *out_name = t->parts[i];
+            }
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- constants and conforming ------------------------------------------------------------- */
@@ -152,19 +185,52 @@ dl_sql_dml_conform(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_plan *pl
     return dl_sql_plan_project(b, plan, exprs, names, n, out, err);
 }
 
+dl_status
+dl_sql_dml_skip_predicate(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr **conds,
+                          int32_t n_conds, const dl_delta_pred **out, dl_error *err) {
+    *out = NULL;
+    if (n_conds == 0) {
+        return DL_OK;
+    }
+    int32_t n = t->schema->n_fields;
+    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+    DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        cols[i] = i;
+    }
+    dl_sql_scan scan = {.source = DL_SQL_SCAN_DELTA,
+                        .table_name = t->display,
+                        .snapshot = t->snap,
+                        .table_schema = t->schema,
+                        .columns = cols,
+                        .n_columns = n,
+                        .filters = conds,
+                        .n_filters = n_conds,
+                        .limit = -1};
+    *out = dl_sql_scan_predicate(b->arena, &scan);
+    return DL_OK;
+}
+
 /* ---- running and committing -------------------------------------------------------------- */
+
+void
+dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *job_id,
+                      dl_ops_write_spec *out) {
+    *out = (dl_ops_write_spec){.store = t->store,
+                               .table_root = t->root,
+                               .schema = t->schema,
+                               .partition_columns = t->parts,
+                               .n_partition_columns = t->n_parts,
+                               .job_id = job_id,
+                               .data_change = true,
+                               .alloc = b->exec->alloc};
+}
 
 dl_status
 dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
                   dl_ops_writer **out, dl_error *err) {
-    dl_ops_write_spec spec = {.store = t->store,
-                              .table_root = t->root,
-                              .schema = t->schema,
-                              .partition_columns = t->parts,
-                              .n_partition_columns = t->n_parts,
-                              .job_id = dl_delta_tx_id(tx),
-                              .data_change = true,
-                              .alloc = b->exec->alloc};
+    dl_ops_write_spec spec;
+    dl_sql_dml_write_spec(b, t, dl_delta_tx_id(tx), &spec);
     dl_status s = dl_ops_writer_new(&spec, out, err);
     if (s != DL_OK) {
         dl_error_prefix(err, "table %s: ", t->display);
@@ -296,4 +362,53 @@ dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e) {
     }
     dl_buf_destroy(&text);
     return out != NULL ? out : "";
+}
+
+dl_status
+dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key, const char *const *items,
+                       int32_t n, dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_array(&jw, err);
+    for (int32_t i = 0; i < n && s == DL_OK; i++) {
+        s = dl_json_writer_string_cstr(&jw, items[i], err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_end_array(&jw, err);
+    }
+    if (s == DL_OK) {
+        s = dl_delta_tx_param_string(tx, key, dl_buf_cstr(&text), err);
+    }
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+dl_status
+dl_sql_dml_set_metrics(dl_delta_tx *tx, const dl_sql_dml_metric *metrics, size_t n, dl_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
+    }
+    return DL_OK;
+}
+
+static int64_t
+clock_read_ms(clockid_t clock) {
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
+dl_sql_dml_clock_ms(void) {
+    return clock_read_ms(CLOCK_MONOTONIC);
+}
+
+int64_t
+dl_sql_dml_now_ms(void) {
+    return clock_read_ms(CLOCK_REALTIME);
 }

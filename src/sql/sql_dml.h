@@ -28,7 +28,8 @@
 #include "sql/sql_bind_int.h"
 
 /* Runs a data-changing statement (kinds CREATE_TABLE, INSERT, DELETE, UPDATE, MERGE,
- * RESTORE, ALTER_TABLE, VACUUM). Only VACUUM returns rows (*out); the others leave *out NULL. */
+ * RESTORE, ALTER_TABLE, VACUUM, OPTIMIZE). Only VACUUM and OPTIMIZE return rows (*out); the
+ * others leave *out NULL. */
 DL_NODISCARD dl_status dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
                                        dl_error *err);
 
@@ -49,6 +50,14 @@ typedef struct dl_sql_dml_target {
 /* Opens an existing table named by name, with its latest snapshot. */
 DL_NODISCARD dl_status dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc,
                                        dl_sql_dml_target *out, dl_error *err);
+
+/* As dl_sql_dml_open for a statement's target: a name or a path string. */
+DL_NODISCARD dl_status dl_sql_dml_open_target(dl_sql_binder *b, const dl_sql_target *target,
+                                              uint32_t loc, dl_sql_dml_target *out, dl_error *err);
+
+/* Whether column col of t's schema is a partition column; *out_name (may be NULL) its name
+ * as metaData spells it. */
+bool dl_sql_dml_is_partition_column(const dl_sql_dml_target *t, int32_t col, const char **out_name);
 
 /* Keeps the table open until the statement ends. */
 DL_NODISCARD dl_status dl_sql_dml_hold_table(dl_sql_binder *b, dl_delta_table *table,
@@ -83,6 +92,16 @@ typedef struct dl_sql_dml_sink {
     int64_t n_source;      /* rows with a source row */
     uint32_t sel[DL_BATCH_CAPACITY];
 } dl_sql_dml_sink;
+
+/* The Delta scan's skipping predicate for the conjuncts conds[0..n) over t's columns: NULL
+ * when there are none or no part of them translates (sql_engine_int.h, dl_sql_scan_predicate). */
+DL_NODISCARD dl_status dl_sql_dml_skip_predicate(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                 dl_sql_bexpr **conds, int32_t n,
+                                                 const dl_delta_pred **out, dl_error *err);
+
+/* The write spec of t's data files: files named after job_id, dataChange true. */
+void dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *job_id,
+                           dl_ops_write_spec *out);
 
 /* Starts a writer for t into tx (files named after tx's id). */
 DL_NODISCARD dl_status dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t,
@@ -196,8 +215,29 @@ void dl_sql_dml_discard(dl_delta_tx *tx, dl_ops_writer *writer);
 /* The SQL text of an expression (canonical printer), in the statement arena; "" on failure. */
 const char *dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e);
 
+/* operationParameters[key] = a JSON array of the strings items[0..n) as a JSON string, as
+ * Spark writes "predicate" ("[\"(id > 1)\"]") and "zOrderBy" ("[]"). */
+DL_NODISCARD dl_status dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key,
+                                              const char *const *items, int32_t n, dl_error *err);
+
+/* One operationMetrics entry. */
+typedef struct dl_sql_dml_metric {
+    const char *key;
+    int64_t value;
+} dl_sql_dml_metric;
+
+/* Sets operationMetrics from metrics[0..n), in that order. */
+DL_NODISCARD dl_status dl_sql_dml_set_metrics(dl_delta_tx *tx, const dl_sql_dml_metric *metrics,
+                                              size_t n, dl_error *err);
+
+/* A monotonic clock in ms, for the *TimeMs metrics. */
+int64_t dl_sql_dml_clock_ms(void);
+
+/* The wall clock in ms since the epoch (0 when it cannot be read). */
+int64_t dl_sql_dml_now_ms(void);
+
 /* The statements (sql_dml_create.c, sql_dml_insert.c, sql_dml_rewrite.c, sql_dml_merge.c,
- * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c). */
+ * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c, sql_dml_optimize.c). */
 DL_NODISCARD dl_status dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
@@ -208,5 +248,8 @@ DL_NODISCARD dl_status dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stm
 /* VACUUM returns rows (the table's path; DRY RUN: the files it would delete) in *out. */
 DL_NODISCARD dl_status dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt,
                                          dl_sql_plan **out, dl_error *err);
+/* OPTIMIZE returns one row (the table's path and the metrics struct) in *out. */
+DL_NODISCARD dl_status dl_sql_dml_optimize(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                           dl_sql_plan **out, dl_error *err);
 
 #endif /* DL_SQL_SQL_DML_H */

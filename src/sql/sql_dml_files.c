@@ -26,26 +26,9 @@
 
 /* ---- partition columns and exact constants ---------------------------------------------- */
 
-static bool
-is_partition_column(const dl_sql_dml_target *t, int32_t col, const char **out_name) {
-    if (col < 0 || col >= t->schema->n_fields) {
-        return false;
-    }
-    const char *name = t->schema->fields[col].name;
-    for (int32_t i = 0; i < t->n_parts; i++) {
-        if (dl_str_eq_nocase(dl_str_from_cstr(t->parts[i]), dl_str_from_cstr(name))) {
-            if (out_name != NULL) {
-                *out_name = t->parts[i];
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
 bool
 dl_sql_dml_is_partition_ref(const dl_sql_dml_target *t, const dl_sql_bexpr *e) {
-    return e->kind == DL_SQL_BEXPR_COLUMN && is_partition_column(t, e->index, NULL);
+    return e->kind == DL_SQL_BEXPR_COLUMN && dl_sql_dml_is_partition_column(t, e->index, NULL);
 }
 
 /* Types whose partition values the scan compares exactly with a constant of the same type. */
@@ -119,25 +102,11 @@ dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr
                       int32_t n_conjs, bool with_columns, dl_sql_dml_files *files, dl_error *err) {
     memset(files, 0, sizeof(*files));
     DL_TRY(plan_reads(b, t, conjs, n_conjs, files, err));
-    int32_t n = t->schema->n_fields;
-    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
-    DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (int32_t i = 0; i < n; i++) {
-        cols[i] = i;
-    }
-    dl_sql_scan fake = {.source = DL_SQL_SCAN_DELTA,
-                        .table_name = t->display,
-                        .snapshot = t->snap,
-                        .table_schema = t->schema,
-                        .columns = cols,
-                        .n_columns = n,
-                        .filters = conjs,
-                        .n_filters = n_conjs,
-                        .limit = -1};
+    const dl_delta_pred *pred = NULL;
+    DL_TRY(dl_sql_dml_skip_predicate(b, t, conjs, n_conjs, &pred, err));
     static const char *const no_columns[1] = {NULL};
-    dl_delta_scan_options opts = {.columns = with_columns ? NULL : no_columns,
-                                  .predicate = dl_sql_scan_predicate(b->arena, &fake),
-                                  .alloc = b->exec->alloc};
+    dl_delta_scan_options opts = {
+        .columns = with_columns ? NULL : no_columns, .predicate = pred, .alloc = b->exec->alloc};
     DL_TRY_CTX(dl_delta_scan_new(t->snap, &opts, &files->scan, err), err, "table %s", t->display);
     dl_status s = dl_arena_on_reset(b->arena, free_scan, files->scan, err);
     if (s != DL_OK) {
@@ -300,7 +269,8 @@ read_conj_of(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_sql_bexpr *e
         col = e->args[1];
         first = 0;
     }
-    if (!dl_sql_dml_is_partition_ref(t, col) || !is_partition_column(t, col->index, &out->column)) {
+    if (!dl_sql_dml_is_partition_ref(t, col) ||
+        !dl_sql_dml_is_partition_column(t, col->index, &out->column)) {
         return DL_OK;
     }
     int32_t n_k = is_eq ? 1 : e->n_args - 1;

@@ -49,7 +49,6 @@
  * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
  */
 #include <string.h>
-#include <time.h>
 
 #include "json/json.h"
 #include "sql/sql_dml.h"
@@ -81,15 +80,6 @@ typedef enum row_id {
     ROW_ID_UUID,
     ROW_ID_FILE,
 } row_id;
-
-static int64_t
-clock_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* plan's first n columns plus a non-NULL BIGINT marker and the row's id: a random uuid() per
  * row (the target row's identity, for the multiple-match check) or its file (plan column n,
@@ -495,7 +485,7 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
  */
 static dl_status
 find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     bool has_nmbs = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE);
     DL_TRY(plan_join(b, mg, has_nmbs ? DL_SQL_JOIN_T_LEFT : DL_SQL_JOIN_T_INNER, err));
     dl_sql_plan_scan_restrict(mg->tscan, mg->files.candidates);
@@ -515,7 +505,7 @@ find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
     }
     int32_t present = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED) ? 1 : -1;
     DL_TRY(dl_sql_dml_files_find(b, plan, 0, 2, mask, present, &mg->files, err));
-    mg->scan_ms = clock_ms() - start;
+    mg->scan_ms = dl_sql_dml_clock_ms() - start;
     return DL_OK;
 }
 
@@ -592,11 +582,6 @@ count_actions(const merge *mg, const dl_sql_dml_sink *sink) {
     return t;
 }
 
-typedef struct metric {
-    const char *key;
-    int64_t value;
-} metric;
-
 /* Only NOT MATCHED clauses: target rows are never rewritten. */
 static bool
 is_insert_only(const merge *mg) {
@@ -652,8 +637,8 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     }
-    int64_t elapsed = clock_ms() - mg->start_ms;
-    metric metrics[] = {
+    int64_t elapsed = dl_sql_dml_clock_ms() - mg->start_ms;
+    dl_sql_dml_metric metrics[] = {
         {"numTargetRowsCopied", is_rewrite ? sink->counts[0] : 0},
         {"numTargetRowsDeleted", t.deleted},
         {"numTargetFilesAdded", is_changed ? (int64_t)dl_ops_writer_file_count(w) : 0},
@@ -676,10 +661,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
         {"rewriteTimeMs", elapsed - mg->scan_ms},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 static dl_status
@@ -735,7 +717,7 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     merge *mg = dl_arena_alloc_zero(b->arena, sizeof(*mg));
     DL_CHECK(mg != NULL, err, DL_ERR_NOMEM, "out of memory");
     mg->stmt = stmt;
-    mg->start_ms = clock_ms();
+    mg->start_ms = dl_sql_dml_clock_ms();
     DL_TRY(dl_sql_dml_open(b, &stmt->u.merge.target, stmt->loc, &mg->t, err));
     mg->n = mg->t.schema->n_fields;
     if (!is_insert_only(mg)) {

@@ -33,9 +33,7 @@
  * numUpdatedRows instead of numDeletedRows.
  */
 #include <string.h>
-#include <time.h>
 
-#include "json/json.h"
 #include "sql/sql_dml.h"
 
 enum {
@@ -58,15 +56,6 @@ typedef struct rewrite {
     int64_t start_ms;
     int64_t scan_ms; /* finding the touched files */
 } rewrite;
-
-static int64_t
-clock_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * The target's rows as rw->plan (each with its file, unnamed) and the condition bound over
@@ -101,7 +90,7 @@ plan_rows(dl_sql_binder *b, rewrite *rw, dl_error *err) {
 static dl_status
 open_rewrite(dl_sql_binder *b, const dl_sql_name *name, bool has_alias, const dl_sql_ident *alias,
              const dl_sql_expr *where, uint32_t loc, rewrite *rw, dl_error *err) {
-    rw->start_ms = clock_ms();
+    rw->start_ms = dl_sql_dml_clock_ms();
     rw->loc = loc;
     DL_TRY(dl_sql_dml_open(b, name, loc, &rw->t, err));
     rw->qual = has_alias ? dl_arena_strndup(b->arena, alias->name.ptr, alias->name.len)
@@ -153,31 +142,11 @@ project_with_code(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, uint32_t 
     return dl_sql_plan_project(b, rw->plan, exprs, names, n + 1, &rw->plan, err);
 }
 
+/* operationParameters.predicate: a JSON array of the condition's SQL ([] without one). */
 static dl_status
 param_predicate(dl_sql_binder *b, dl_delta_tx *tx, const char *predicate, dl_error *err) {
-    dl_buf text;
-    dl_buf_init(&text, b->exec->alloc);
-    dl_json_writer jw;
-    dl_json_writer_init(&jw, &text, 0);
-    dl_status s = dl_json_writer_begin_array(&jw, err);
-    if (s == DL_OK && predicate != NULL) {
-        s = dl_json_writer_string_cstr(&jw, predicate, err);
-    }
-    if (s == DL_OK) {
-        s = dl_json_writer_end_array(&jw, err);
-    }
-    if (s == DL_OK) {
-        s = dl_delta_tx_param_string(tx, "predicate", dl_buf_cstr(&text), err);
-    }
-    dl_json_writer_destroy(&jw);
-    dl_buf_destroy(&text);
-    return s;
+    return dl_sql_dml_param_array(b, tx, "predicate", &predicate, predicate != NULL ? 1 : 0, err);
 }
-
-typedef struct metric {
-    const char *key;
-    int64_t value;
-} metric;
 
 static dl_status
 stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
@@ -189,8 +158,8 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
     int64_t removed_bytes = 0;
     DL_TRY(dl_sql_dml_files_remove(&rw->t, tx, &rw->files, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t elapsed = clock_ms() - rw->start_ms;
-    metric metrics[] = {
+    int64_t elapsed = dl_sql_dml_clock_ms() - rw->start_ms;
+    dl_sql_dml_metric metrics[] = {
         {"numRemovedFiles", n_removed},
         {"numRemovedBytes", removed_bytes},
         {"numCopiedRows", sink->counts[CODE_COPY]},
@@ -204,10 +173,7 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
         {"numAddedBytes", dl_ops_writer_bytes(w)},
         {"rewriteTimeMs", elapsed - rw->scan_ms},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 /* Runs the planned rewrite and commits it when a row matched. */
@@ -384,7 +350,7 @@ count_metadata_only(pruned *pr, dl_error *err) {
 /* Pass 1: which candidates hold a matching row, and how many. */
 static dl_status
 find_touched(pruned *pr, dl_error *err) {
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     if (pr->is_metadata_only) {
         DL_TRY(count_metadata_only(pr, err));
     } else {
@@ -399,7 +365,7 @@ find_touched(pruned *pr, dl_error *err) {
             dl_sql_dml_files_touch(&pr->rw->files, dl_delta_scan_unit_file_index(pr->scan, u));
         }
     }
-    pr->rw->scan_ms = clock_ms() - start;
+    pr->rw->scan_ms = dl_sql_dml_clock_ms() - start;
     return DL_OK;
 }
 
@@ -491,7 +457,7 @@ rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_file
 static dl_status
 stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     rewrite *rw = pr->rw;
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     int64_t n_removed = 0;
     int64_t removed_bytes = 0;
     dl_delta_tx_set_operation(tx, pr->is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
@@ -499,25 +465,22 @@ stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
     DL_TRY(rewrite_touched(pr, tx, w, &n_removed, &removed_bytes, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t rewrite_ms = clock_ms() - start;
-    metric metrics[] = {
+    int64_t rewrite_ms = dl_sql_dml_clock_ms() - start;
+    dl_sql_dml_metric metrics[] = {
         {"numRemovedFiles", n_removed},
         {"numRemovedBytes", removed_bytes},
         {"numCopiedRows", pr->n_copied},
         {"numDeletionVectorsAdded", 0},
         {"numDeletionVectorsRemoved", 0},
         {"numAddedChangeFiles", 0},
-        {"executionTimeMs", clock_ms() - rw->start_ms},
+        {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
         {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
         {"scanTimeMs", rw->scan_ms},
         {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
         {"numAddedBytes", dl_ops_writer_bytes(w)},
         {"rewriteTimeMs", pr->is_metadata_only ? 0 : rewrite_ms},
     };
-    for (size_t i = 0; i < DL_ARRAY_LEN(metrics); i++) {
-        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
-    }
-    return DL_OK;
+    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
 /* Binds the evaluators: the condition, and for UPDATE each column's new value. */
@@ -646,7 +609,7 @@ new_values(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, dl_
 /* Pass 1 of a condition with subqueries: marks the candidates holding a matching row. */
 static dl_status
 find_matching_files(dl_sql_binder *b, rewrite *rw, dl_error *err) {
-    int64_t start = clock_ms();
+    int64_t start = dl_sql_dml_clock_ms();
     dl_sql_plan_scan_restrict(rw->scan, rw->files.candidates);
     dl_sql_bexpr *exprs[2] = {
         dl_sql_bexpr_column(b->arena, rw->t.schema->n_fields, dl_vec_type_prim(DL_VEC_TYPE_INT)),
@@ -657,7 +620,7 @@ find_matching_files(dl_sql_binder *b, rewrite *rw, dl_error *err) {
     dl_sql_plan *plan = NULL;
     DL_TRY(dl_sql_plan_project(b, rw->plan, exprs, names, 2, &plan, err));
     DL_TRY(dl_sql_dml_files_find(b, plan, 0, 1, 1u << CODE_MATCHED, -1, &rw->files, err));
-    rw->scan_ms = clock_ms() - start;
+    rw->scan_ms = dl_sql_dml_clock_ms() - start;
     return DL_OK;
 }
 

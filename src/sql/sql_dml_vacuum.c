@@ -21,7 +21,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/hmap.h"
 #include "base/timefmt.h"
@@ -39,15 +38,6 @@ typedef struct vacuum {
     int64_t retention_ms;
     int64_t table_retention_ms;
 } vacuum;
-
-static int64_t
-now_ms(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_REALTIME, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* RETAIN n HOURS as ms (n a constant, possibly fractional). */
 static dl_status
@@ -160,7 +150,7 @@ is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_
 static dl_status
 find_candidates(dl_sql_binder *b, const vacuum *v, const char ***out, int64_t *out_n,
                 dl_error *err) {
-    int64_t cutoff = now_ms() - v->retention_ms;
+    int64_t cutoff = dl_sql_dml_now_ms() - v->retention_ms;
     const char *prefix = v->root[0] != '\0' ? dl_arena_printf(b->arena, "%s/", v->root) : "";
     DL_CHECK(prefix != NULL, err, DL_ERR_NOMEM, "out of memory");
     dl_store_listing listing;

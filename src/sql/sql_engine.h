@@ -91,6 +91,10 @@ void dl_sql_session_free(dl_sql_session *session);
  * string stays valid until the next SET/RESET of that key. */
 const char *dl_sql_session_get(const dl_sql_session *session, const char *key);
 
+/* A numeric setting's value (checked when it was set); 0 when unset and unknown. */
+int64_t dl_sql_session_get_i64(const dl_sql_session *session, const char *key);
+double dl_sql_session_get_double(const dl_sql_session *session, const char *key);
+
 /* ---- statements and results ---------------------------------------------------------------- */
 
 typedef struct dl_sql_result dl_sql_result;

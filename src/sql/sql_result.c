@@ -224,6 +224,7 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
     case DL_SQL_STMT_RESTORE:
     case DL_SQL_STMT_ALTER_TABLE:
     case DL_SQL_STMT_VACUUM:
+    case DL_SQL_STMT_OPTIMIZE:
         return dl_sql_exec_dml(b, stmt, &r->plan, err);
     default:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",

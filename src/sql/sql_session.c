@@ -12,7 +12,11 @@
  *   spark.sql.session.timeZone                            the session's time zone ("UTC")
  *   spark.databricks.delta.retentionDurationCheck.enabled true
  *   spark.sql.shuffle.partitions                          200
+ *   spark.databricks.delta.optimize.minFileSize           1073741824 (bytes; OPTIMIZE)
+ *   spark.databricks.delta.optimize.maxFileSize           1073741824 (bytes; OPTIMIZE)
+ *   spark.databricks.delta.optimize.maxDeletedRowsRatio   0.05 (OPTIMIZE)
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sql/sql_engine_int.h"
@@ -21,6 +25,8 @@ typedef enum setting_kind {
     SETTING_TEXT = 0,
     SETTING_BOOL,
     SETTING_POSITIVE_INT,
+    SETTING_BYTES,    /* a whole number of bytes, 0 or more (Spark's longConf) */
+    SETTING_FRACTION, /* a number from 0 to 1 (Spark's doubleConf with that check) */
 } setting_kind;
 
 static const struct known_setting {
@@ -34,6 +40,9 @@ static const struct known_setting {
     {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
     {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL},
     {"spark.sql.caseSensitive", "false", SETTING_BOOL},
+    {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES},
+    {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES},
+    {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
 };
 
 static const struct known_setting *
@@ -203,6 +212,29 @@ dl_sql_session_lookup(const dl_sql_session *session, dl_str name) {
 /* ---- SET and RESET ----------------------------------------------------------------------------
  */
 
+static dl_status
+check_fraction(const char *key, const char *text, dl_error *err) {
+    char *end = NULL;
+    double x = strtod(text, &end);
+    DL_CHECK(end != text && *end == '\0' && x >= 0.0 && x <= 1.0, err, DL_ERR_INVALID_ARG,
+             "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be a "
+             "number from 0 to 1",
+             text, key);
+    return DL_OK;
+}
+
+double
+dl_sql_session_get_double(const dl_sql_session *session, const char *key) {
+    const char *v = dl_sql_session_get(session, key);
+    return v != NULL ? strtod(v, NULL) : 0.0;
+}
+
+int64_t
+dl_sql_session_get_i64(const dl_sql_session *session, const char *key) {
+    const char *v = dl_sql_session_get(session, key);
+    return v != NULL ? strtoll(v, NULL, 10) : 0;
+}
+
 /* The value normalised for its key, or an error saying what the key expects. */
 static dl_status
 check_value(const char *key, const char *value, char *norm, size_t cap, dl_error *err) {
@@ -225,15 +257,19 @@ check_value(const char *key, const char *value, char *norm, size_t cap, dl_error
                 "true or false",
                 norm, key);
     }
-    bool ok = v.len > 0 && v.len < 10;
+    if (k->kind == SETTING_FRACTION) {
+        return check_fraction(key, norm, err);
+    }
+    bool ok = v.len > 0 && v.len < (k->kind == SETTING_BYTES ? 19 : 10);
     for (size_t i = 0; i < v.len && ok; i++) {
         ok = v.ptr[i] >= '0' && v.ptr[i] <= '9';
     }
-    ok = ok && !(v.len == 1 && v.ptr[0] == '0');
+    ok = ok && (k->kind == SETTING_BYTES || !(v.len == 1 && v.ptr[0] == '0'));
     DL_CHECK(ok, err, DL_ERR_INVALID_ARG,
              "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be a "
-             "positive integer",
-             norm, key);
+             "%s",
+             norm, key,
+             k->kind == SETTING_BYTES ? "whole number of bytes (0 or more)" : "positive integer");
     return DL_OK;
 }
 

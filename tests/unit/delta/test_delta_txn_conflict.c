@@ -281,6 +281,28 @@ TEST(test_compaction_without_data_change_ignores_concurrent_appends) {
     tl_table_free(&t);
 }
 
+/* A compaction (dataChange false, SnapshotIsolation) whose input file a concurrent DELETE
+ * removed must fail: its new file would bring the deleted rows back. */
+TEST(test_compaction_fails_when_its_input_file_is_deleted_concurrently) {
+    tl_table t;
+    CHECK(setup(&t));
+    pair p;
+    CHECK(pair_begin(&t, &p));
+    dl_error err;
+    const dl_delta_file *a = file_named(p.snap, "p=1/a.parquet");
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(p.winner, a, true, &err), &err);
+    dl_delta_tx_set_operation(p.loser, DL_DELTA_OP_OPTIMIZE);
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(p.loser, a, false, &err), &err);
+    CHECK_OK(stage_add(p.loser, "p=1/compacted.parquet", "1", false, &err), &err);
+    CHECK_OK(dl_delta_tx_commit(p.winner, NULL, &err), &err);
+    CHECK_STATUS(dl_delta_tx_commit(p.loser, NULL, &err), DL_ERR_CONFLICT, &err);
+    CHECK_INT_EQ(dl_delta_tx_conflict(p.loser), DL_DELTA_CONFLICT_DELETE_READ);
+    CHECK_ERR_CONTAINS(&err, "ConcurrentDeleteReadException");
+    pair_end(&p);
+    CHECK_LOG(&t);
+    tl_table_free(&t);
+}
+
 TEST(test_concurrent_metadata_change_fails_even_a_blind_append) {
     tl_table t;
     CHECK(setup(&t));
@@ -428,6 +450,7 @@ main(void) {
     RUN(test_delete_of_a_file_also_deleted_is_concurrent_delete_delete);
     RUN(test_whole_table_read_conflicts_with_any_concurrent_delete);
     RUN(test_compaction_without_data_change_ignores_concurrent_appends);
+    RUN(test_compaction_fails_when_its_input_file_is_deleted_concurrently);
     RUN(test_concurrent_metadata_change_fails_even_a_blind_append);
     RUN(test_concurrent_protocol_change_is_protocol_changed);
     RUN(test_same_app_id_is_concurrent_transaction);
