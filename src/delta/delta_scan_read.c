@@ -648,7 +648,9 @@ open_unit(dl_delta_scan_reader *r, const dl_delta_scan_unit *unit, dl_error *err
 void
 dl_delta_scan_free_planned(dl_delta_scan *scan) {
     for (size_t i = 0; i < scan->n_pq_files; i++) {
-        dl_pq_file_free(scan->pq_files[i]);
+        if (scan->pq_files != NULL) { /* either array may be missing after a failed alloc */
+            dl_pq_file_free(scan->pq_files[i]);
+        }
         if (scan->dvs != NULL) {
             dl_delta_dv_free(scan->dvs[i]);
         }

@@ -132,6 +132,9 @@ DL_NODISCARD dl_status dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta
 DL_NODISCARD dl_status dl_sql_dml_field_json(dl_sql_binder *b, const dl_delta_field *f, dl_str *out,
                                              dl_error *err);
 
+/* The index of the field named name (case-insensitive) among fields[0..n), or -1. */
+int32_t dl_sql_dml_field_index(const dl_delta_field *fields, int32_t n, dl_str name);
+
 /* The schema of fields[0..n) (the fields are referenced, not copied). */
 DL_NODISCARD dl_status dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields,
                                             int32_t n, dl_delta_schema *out, dl_error *err);

@@ -125,55 +125,65 @@ commit_metadata(dl_delta_tx *tx, dl_status s, const dl_delta_metadata *next, dl_
 
 /* ---- ADD COLUMNS --------------------------------------------------------------------------- */
 
-/* The columns to add, checked as Spark's AlterTableAddColumnsDeltaCommand checks them. */
+/* Whether name is a column of old or one of the columns add[0..n) added before it. */
+static bool
+is_known_column(const dl_delta_schema *old, const dl_sql_dml_new_col *add, uint32_t n,
+                dl_str name) {
+    bool found = dl_delta_schema_find(old, name) != NULL;
+    for (uint32_t j = 0; j < n && !found; j++) {
+        found = dl_str_eq_nocase(dl_str_from_cstr(add[j].field.name), name);
+    }
+    return found;
+}
+
+/* Column i of the list as add[i], checked as Spark's AlterTableAddColumnsDeltaCommand checks
+ * it: top-level, nullable, a new name, an existing AFTER column. */
+static dl_status
+new_column(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_sql_column_def *d,
+           dl_sql_dml_new_col *add, uint32_t i, dl_error *err) {
+    const dl_delta_schema *old = dl_delta_snapshot_schema(t->snap);
+    if (d->name.n_parts > 1) {
+        DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
+                         "adding a field to a struct column is not supported yet: add "
+                         "top-level columns");
+    }
+    if (d->is_not_null) {
+        DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
+                         "[DELTA_OPERATION_NOT_ALLOWED] NOT NULL in ALTER TABLE ADD COLUMNS is "
+                         "not supported for Delta tables: the rows already in %s would hold NULL "
+                         "(add the column as nullable)",
+                         t->display);
+    }
+    DL_TRY(dl_sql_dml_column_field(b, d, &add[i].field, err));
+    if (is_known_column(old, add, i, dl_str_from_cstr(add[i].field.name))) {
+        DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
+                         "[FIELDS_ALREADY_EXISTS] cannot add column `%s`: it already exists in %s",
+                         add[i].field.name, t->display);
+    }
+    add[i].is_first = d->position == DL_SQL_COLPOS_FIRST;
+    if (d->position != DL_SQL_COLPOS_AFTER) {
+        return DL_OK;
+    }
+    dl_str after = d->after.parts[d->after.n_parts - 1].name;
+    add[i].after = dl_arena_strndup(b->arena, after.ptr, after.len);
+    DL_CHECK(add[i].after != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (d->after.n_parts > 1 || !is_known_column(old, add, i, after)) {
+        DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
+                         "cannot add column `%s` after `%.*s`: %s has no such column",
+                         add[i].field.name, DL_STR_FMT(after), t->display);
+    }
+    return DL_OK;
+}
+
+/* The columns to add. */
 static dl_status
 new_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
             dl_sql_dml_new_col **out, dl_error *err) {
     const dl_sql_column_list *cols = &stmt->u.alter.columns;
     dl_sql_dml_new_col *add = dl_arena_alloc_zero(b->arena, (size_t)(cols->n + 1) * sizeof(*add));
     DL_CHECK(add != NULL, err, DL_ERR_NOMEM, "out of memory");
-    const dl_delta_schema *old = dl_delta_snapshot_schema(t->snap);
     for (uint32_t i = 0; i < cols->n; i++) {
-        const dl_sql_column_def *d = &cols->items[i];
-        if (d->name.n_parts > 1) {
-            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
-                             "adding a field to a struct column is not supported yet: add "
-                             "top-level columns");
-        }
-        if (d->is_not_null) {
-            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_UNSUPPORTED, err,
-                             "[DELTA_OPERATION_NOT_ALLOWED] NOT NULL in ALTER TABLE ADD COLUMNS "
-                             "is not supported for Delta tables: the rows already in %s would "
-                             "hold NULL (add the column as nullable)",
-                             t->display);
-        }
-        DL_TRY(dl_sql_dml_column_field(b, d, &add[i].field, err));
-        dl_str name = dl_str_from_cstr(add[i].field.name);
-        bool dup = dl_delta_schema_find(old, name) != NULL;
-        for (uint32_t j = 0; j < i && !dup; j++) {
-            dup = dl_str_eq_nocase(dl_str_from_cstr(add[j].field.name), name);
-        }
-        if (dup) {
-            DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
-                             "[FIELDS_ALREADY_EXISTS] cannot add column `%s`: it already exists "
-                             "in %s",
-                             add[i].field.name, t->display);
-        }
-        add[i].is_first = d->position == DL_SQL_COLPOS_FIRST;
-        if (d->position == DL_SQL_COLPOS_AFTER) {
-            dl_str after = d->after.parts[d->after.n_parts - 1].name;
-            add[i].after = dl_arena_strndup(b->arena, after.ptr, after.len);
-            DL_CHECK(add[i].after != NULL, err, DL_ERR_NOMEM, "out of memory");
-            bool found = dl_delta_schema_find(old, after) != NULL;
-            for (uint32_t j = 0; j < i && !found; j++) {
-                found = dl_str_eq_nocase(dl_str_from_cstr(add[j].field.name), after);
-            }
-            if (!found || d->after.n_parts > 1) {
-                DL_SQL_BIND_FAIL(b, d->loc, DL_ERR_SQL_BIND, err,
-                                 "cannot add column `%s` after `%.*s`: %s has no such column",
-                                 add[i].field.name, DL_STR_FMT(after), t->display);
-            }
-        }
+        DL_TRY(new_column(b, t, &cols->items[i], add, i, err));
     }
     *out = add;
     return DL_OK;

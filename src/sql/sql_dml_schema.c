@@ -117,6 +117,16 @@ dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields, int32_t n,
     return DL_OK;
 }
 
+int32_t
+dl_sql_dml_field_index(const dl_delta_field *fields, int32_t n, dl_str name) {
+    for (int32_t i = 0; i < n; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(fields[i].name), name)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 dl_status
 dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_schema *old, const dl_sql_dml_new_col *add,
                        int32_t n_add, dl_delta_schema *out, dl_error *err) {
@@ -130,16 +140,10 @@ dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_schema *old, const dl_sq
     for (int32_t i = 0; i < n_add; i++) {
         int32_t at = add[i].is_first ? 0 : n;
         if (add[i].after != NULL) {
-            at = -1;
-            for (int32_t j = 0; j < n && at < 0; j++) {
-                if (dl_str_eq_nocase(dl_str_from_cstr(fields[j].name),
-                                     dl_str_from_cstr(add[i].after))) {
-                    at = j + 1;
-                }
-            }
-            DL_CHECK(at >= 0, err, DL_ERR_NOT_FOUND, "no column %s to add %s after", add[i].after,
-                     add[i].field.name);
+            at = dl_sql_dml_field_index(fields, n, dl_str_from_cstr(add[i].after)) + 1;
         }
+        DL_CHECK(add[i].after == NULL || at > 0, err, DL_ERR_NOT_FOUND,
+                 "no column %s to add %s after", add[i].after, add[i].field.name);
         memmove(&fields[at + 1], &fields[at], (size_t)(n - at) * sizeof(*fields));
         fields[at] = add[i].field;
         n++;
