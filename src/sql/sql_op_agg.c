@@ -36,6 +36,8 @@ typedef struct agg_state {
 typedef struct agg_local {
     agg_state *st;
     dl_sql_exec_ctx *exec;
+    dl_arena arena; /* this thread's: locals are made on pool threads at once, and the
+                       statement's arena is not for concurrent use */
     dl_sql_agg_ht ht;
     dl_sql_eval **key_evals;
     dl_sql_eval **arg_evals; /* flattened: agg i's args start at arg_base[i] */
@@ -97,12 +99,13 @@ local_free(void *ctx, void *vl) {
     }
     destroy_states(st, &l->ht);
     dl_sql_agg_ht_destroy(&l->ht);
+    dl_arena_destroy(&l->arena);
     dl_mem_free(alloc, l, sizeof(*l));
 }
 
 static dl_status
 local_evals(agg_local *l, const dl_sql_aggregate *a, dl_error *err) {
-    dl_arena *arena = l->exec->arena;
+    dl_arena *arena = &l->arena;
     l->key_evals = dl_arena_alloc_zero(arena, (size_t)(a->n_keys + 1) * sizeof(void *));
     l->filter_evals = dl_arena_alloc_zero(arena, (size_t)(a->n_aggs + 1) * sizeof(void *));
     l->arg_base = dl_arena_alloc_zero(arena, (size_t)(a->n_aggs + 1) * sizeof(int32_t));
@@ -134,7 +137,7 @@ local_evals(agg_local *l, const dl_sql_aggregate *a, dl_error *err) {
 /* The (group id, arguments...) key schema of a DISTINCT aggregate's seen-set. */
 static dl_status
 distinct_sets(agg_local *l, const dl_sql_aggregate *a, dl_error *err) {
-    dl_arena *arena = l->exec->arena;
+    dl_arena *arena = &l->arena;
     l->distinct = dl_arena_alloc_zero(arena, (size_t)(a->n_aggs + 1) * sizeof(dl_sql_agg_ht));
     DL_CHECK(l->distinct != NULL, err, DL_ERR_NOMEM, "out of memory starting an aggregation");
     for (int32_t i = 0; i < a->n_aggs; i++) {
@@ -162,8 +165,9 @@ local_new(void *ctx, void **out, dl_error *err) {
     *out = l;
     l->st = st;
     l->exec = op->exec;
+    dl_arena_init(&l->arena, op->exec->alloc, 0);
     dl_sql_agg_ht_init(&l->ht, op->exec->alloc, st->key_schema, st->stride, init_block, st);
-    l->calls = dl_arena_alloc_zero(op->exec->arena, (size_t)(a->n_aggs + 1) * sizeof(*l->calls));
+    l->calls = dl_arena_alloc_zero(&l->arena, (size_t)(a->n_aggs + 1) * sizeof(*l->calls));
     DL_CHECK(l->calls != NULL, err, DL_ERR_NOMEM, "out of memory starting an aggregation");
     for (int32_t i = 0; i < a->n_aggs; i++) {
         l->calls[i] = st->calls[i];
