@@ -34,7 +34,6 @@
 typedef struct path_walk {
     dl_json_val found[PATH_MAX_MATCHES];
     int32_t n_found;
-    bool has_wildcard;
     bool is_bad; /* malformed path */
 } path_walk;
 
@@ -122,7 +121,6 @@ walk(dl_str p, size_t pos, dl_json_val v, path_walk *w) {
     }
     dl_json_type t = dl_json_val_type(v);
     if (st.is_all) {
-        w->has_wildcard = true;
         if (t != DL_JSON_ARRAY && !(t == DL_JSON_OBJECT && !st.is_index)) {
             return;
         }
@@ -147,9 +145,10 @@ walk(dl_str p, size_t pos, dl_json_val v, path_walk *w) {
     }
 }
 
+/* A call's state, made once and reused for every row: the parsed document and the walk. */
 typedef struct json_state {
     dl_json_doc doc;
-    dl_buf text; /* scratch for re-serialising */
+    path_walk walk;
 } json_state;
 
 static json_state *
@@ -162,7 +161,6 @@ state_of(dl_sql_fn_call *call, dl_error *err) {
             return NULL;
         }
         dl_json_doc_init(&st->doc, alloc);
-        dl_buf_init(&st->text, alloc);
         call->state = st;
     }
     return call->state;
@@ -176,7 +174,6 @@ dl_sql_free_json(dl_sql_fn_call *call) {
     }
     const dl_allocator *alloc = call->env != NULL ? call->env->alloc : NULL;
     dl_json_doc_destroy(&st->doc);
-    dl_buf_destroy(&st->text);
     dl_mem_free(alloc, st, sizeof(*st));
     call->state = NULL;
 }
@@ -208,8 +205,9 @@ row_get_json_object(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t
     if (dl_json_doc_parse(&st->doc, json.ptr, json.len, NULL) != DL_OK) {
         return DL_OK; /* not JSON: NULL, as Spark */
     }
-    path_walk *w = dl_mem_alloc_zero(call->env != NULL ? call->env->alloc : NULL, sizeof(*w));
-    DL_CHECK(w != NULL, err, DL_ERR_NOMEM, "get_json_object: out of memory");
+    path_walk *w = &st->walk;
+    w->n_found = 0;
+    w->is_bad = false;
     walk(path, 1, dl_json_doc_root(&st->doc), w);
     dl_status s = DL_OK;
     if (!w->is_bad && w->n_found == 1 && !dl_json_val_is_null(w->found[0])) {
@@ -226,7 +224,6 @@ row_get_json_object(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t
         s = s == DL_OK ? dl_json_writer_end_array(&jw, err) : s;
         dl_json_writer_destroy(&jw);
     }
-    dl_mem_free(call->env != NULL ? call->env->alloc : NULL, w, sizeof(*w));
     return s;
 }
 
@@ -264,7 +261,7 @@ static dl_status put_value(gen *g, const dl_type *t, const dl_vector *v, int64_t
 
 /* yyyy-MM-dd'T'HH:mm:ss.SSS at local (wall-clock) micros, then the offset as XXX when has_zone. */
 static dl_status
-put_timestamp(gen *g, int64_t local_us, bool has_zone, int32_t offset_s, dl_json_writer *jw,
+put_timestamp(int64_t local_us, bool has_zone, int32_t offset_s, dl_json_writer *jw,
               dl_error *err) {
     dl_civil_time c;
     dl_ts_to_civil(local_us, &c);
@@ -281,7 +278,6 @@ put_timestamp(gen *g, int64_t local_us, bool has_zone, int32_t offset_s, dl_json
             n += snprintf(text + n, sizeof(text) - (size_t)n, ":%02d", (int)(a % 60));
         }
     }
-    (void)g;
     return dl_json_writer_string(jw, (dl_str){.ptr = text, .len = (size_t)n}, err);
 }
 
@@ -299,10 +295,10 @@ put_leaf(gen *g, const dl_type *t, const dl_vector *v, int64_t idx, dl_json_writ
     case DL_VEC_TYPE_TIMESTAMP: {
         int64_t us = ((const int64_t *)v->data)[idx];
         int32_t off = dl_sql_tz_offset_utc(g->tz, us);
-        return put_timestamp(g, us + (int64_t)off * DL_MICROS_PER_SECOND, true, off, jw, err);
+        return put_timestamp(us + (int64_t)off * DL_MICROS_PER_SECOND, true, off, jw, err);
     }
     case DL_VEC_TYPE_TIMESTAMP_NTZ:
-        return put_timestamp(g, ((const int64_t *)v->data)[idx], false, 0, jw, err);
+        return put_timestamp(((const int64_t *)v->data)[idx], false, 0, jw, err);
     default:
         break;
     }
