@@ -420,6 +420,10 @@ DL_NODISCARD dl_status dl_sql_optimize(dl_sql_exec_ctx *exec, dl_sql_plan **plan
 
 /* The optimizer's first pass: FILTERs pushed down through projections and into join inputs
  * (sql_optimize_push.c). */
+/* Prunes the columns nobody reads below root, through joins, filters, sorts, projections and
+ * aggregates (sql_optimize_prune.c); root's output is kept. */
+DL_NODISCARD dl_status dl_sql_prune_columns(dl_sql_exec_ctx *exec, dl_sql_plan *root,
+                                            dl_error *err);
 DL_NODISCARD dl_status dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node,
                                            dl_error *err);
 

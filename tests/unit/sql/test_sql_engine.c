@@ -276,6 +276,38 @@ TEST(test_comma_joins_become_equi_joins) {
                    "3\t4\n"));
 }
 
+/* Scans under joins, windows and sorts read only the columns the query uses. */
+TEST(test_scans_under_joins_read_only_used_columns) {
+    CHECK(et_check(session,
+                   "COPY (SELECT id, id * 2 AS a, 'x' AS b, id % 3 AS c FROM range(100)) TO "
+                   "'/tmp/dl_test_sql_engine_prune.parquet'",
+                   ""));
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = et_query(session,
+                            "EXPLAIN SELECT t1.a, rank() OVER (ORDER BY t2.id) FROM "
+                            "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t1 JOIN "
+                            "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t2 "
+                            "ON t1.id = t2.c WHERE t2.b = 'x' ORDER BY t1.a",
+                            &out, &err);
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && strstr(plan, "cols=[id, a]") != NULL &&
+             strstr(plan, "cols=[id, b, c]") != NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    CHECK(et_check(session,
+                   "SELECT sum(t1.a), count(*), max(t2.id) FROM "
+                   "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t1 JOIN "
+                   "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t2 "
+                   "ON t1.id = t2.c WHERE t2.b = 'x'",
+                   "198\t100\t99\n"));
+}
+
 TEST(test_explain_shows_filters_pushed_into_the_scan) {
     CHECK(et_check(session,
                    "COPY (SELECT id, id % 5 AS k FROM range(100)) TO "
@@ -363,6 +395,7 @@ main(void) {
     RUN(test_interrupt_stops_a_running_query);
     RUN(test_explain_shows_filters_pushed_into_the_scan);
     RUN(test_comma_joins_become_equi_joins);
+    RUN(test_scans_under_joins_read_only_used_columns);
     RUN(test_unaliased_columns_get_spark_names);
     et_session_free(session);
     return harness_finish();
