@@ -70,6 +70,7 @@ typedef struct merge {
     dl_sql_plan *plan;      /* the join, then the projections */
     dl_sql_scope scope;     /* names over the join */
     dl_sql_scope source;    /* the source's names (indexes in the join) */
+    dl_sql_scope target;    /* the target's names (indexes in the join) */
     int64_t start_ms;
     int64_t scan_ms; /* finding the touched files */
 } merge;
@@ -160,6 +161,7 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
+    mg->target = (dl_sql_scope){.cols = mg->scope.cols, .n = trel.scope.n};
     mg->t_mark = mg->n;
     mg->t_id = mg->n + 1;
     mg->s_mark = mg->n + 2 + mg->m;
@@ -195,6 +197,21 @@ is_null(dl_sql_binder *b, int32_t col, bool is_not) {
     return e;
 }
 
+/* The names a clause's condition and values see, as Spark resolves them: both sides in
+ * MATCHED clauses, the source's alone in NOT MATCHED ones (there is no target row), the
+ * target's alone in NOT MATCHED BY SOURCE ones. */
+static dl_sql_scope *
+clause_scope(merge *mg, const dl_sql_merge_clause *cl) {
+    switch (cl->match) {
+    case DL_SQL_MERGE_NOT_MATCHED:
+        return &mg->source;
+    case DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE:
+        return &mg->target;
+    default:
+        return &mg->scope;
+    }
+}
+
 /* The condition under which clause cl fires (before earlier clauses are considered). */
 static dl_status
 clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **out,
@@ -211,7 +228,7 @@ clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_b
     }
     DL_CHECK(parts[0] != NULL && (n < 2 || parts[1] != NULL), err, DL_ERR_NOMEM, "out of memory");
     if (cl->cond != NULL) {
-        dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "WHEN"};
+        dl_sql_bctx cx = {.b = b, .scope = clause_scope(mg, cl), .clause = "WHEN"};
         DL_TRY(dl_sql_binder_cond(&cx, cl->cond, &parts[n], err));
         if (dl_sql_bexpr_has_subquery(parts[n])) {
             DL_SQL_BIND_FAIL(b, cl->cond->loc, DL_ERR_UNSUPPORTED, err,
@@ -300,13 +317,13 @@ star_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_b
 }
 
 static dl_status
-bind_value(dl_sql_binder *b, merge *mg, int32_t c, const dl_sql_expr *ast, dl_sql_bexpr **vals,
-           dl_error *err) {
+bind_value(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, int32_t c,
+           const dl_sql_expr *ast, dl_sql_bexpr **vals, dl_error *err) {
     if (vals[c] != NULL) {
         DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err, "column '%s' is set twice",
                          mg->t.schema->fields[c].name);
     }
-    dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "MERGE"};
+    dl_sql_bctx cx = {.b = b, .scope = clause_scope(mg, cl), .clause = "MERGE"};
     return dl_sql_binder_expr(&cx, ast, &vals[c], err);
 }
 
@@ -324,7 +341,7 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
                                  "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
                                  DL_STR_FMT(last->name));
             }
-            DL_TRY(bind_value(b, mg, c, a->value, vals, err));
+            DL_TRY(bind_value(b, mg, cl, c, a->value, vals, err));
         }
         return DL_OK;
     }
@@ -347,7 +364,7 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
                                  DL_STR_FMT(cl->columns.items[i].name));
             }
         }
-        DL_TRY(bind_value(b, mg, c, cl->values.items[i], vals, err));
+        DL_TRY(bind_value(b, mg, cl, c, cl->values.items[i], vals, err));
     }
     return DL_OK;
 }
