@@ -152,6 +152,13 @@ DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_s
                                               const dl_sql_dml_new_col *add, int32_t n_add,
                                               dl_delta_schema *out, dl_error *err);
 
+/* A table property being set (CREATE ... TBLPROPERTIES, ALTER ... SET TBLPROPERTIES), checked
+ * as Delta checks it (dl_delta_property_check, with the session's
+ * spark.databricks.delta.allowArbitraryProperties.enabled); kv->key becomes Delta's spelling
+ * of a known key. The error points at the property. */
+DL_NODISCARD dl_status dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop,
+                                                 dl_delta_kv *kv, dl_error *err);
+
 /* schema as metaData.schemaString, in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,
                                                 const char **out, dl_error *err);

@@ -190,6 +190,7 @@ properties(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *e
         kv[i].key = ident_text(b, props->items[i].key);
         kv[i].value = ident_text(b, props->items[i].value);
         DL_CHECK(kv[i].key != NULL && kv[i].value != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_TRY(dl_sql_dml_check_property(b, &props->items[i], &kv[i], err));
     }
     c->spec.configuration = kv;
     c->spec.n_configuration = (int32_t)props->n;

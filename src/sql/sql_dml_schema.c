@@ -163,3 +163,23 @@ dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema, const 
     DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory writing a schema");
     return DL_OK;
 }
+
+dl_status
+dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop, dl_delta_kv *kv,
+                          dl_error *err) {
+    const char *allow =
+        dl_sql_session_get(b->session, "spark.databricks.delta.allowArbitraryProperties.enabled");
+    const char *key = kv->key;
+    dl_status s = dl_delta_property_check(kv->key, kv->value, strcmp(allow, "true") == 0, &key, err);
+    if (s != DL_OK) {
+        if (strstr(err->msg, "DELTA_UNKNOWN_CONFIGURATION") != NULL) {
+            dl_error_hint(err, "To disable this check, set "
+                               "spark.databricks.delta.allowArbitraryProperties.enabled=true in "
+                               "the Spark session configuration.");
+        }
+        dl_sql_binder_locate(b, prop->loc, err);
+        return s;
+    }
+    kv->key = key;
+    return DL_OK;
+}
