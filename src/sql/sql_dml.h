@@ -152,6 +152,13 @@ DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_s
                                               const dl_sql_dml_new_col *add, int32_t n_add,
                                               dl_delta_schema *out, dl_error *err);
 
+/* f's partition key in key (reset first): per partition column, "N" for null or
+ * "V<length>:<text>" with the protocol's serialisation of the typed value, so that two files
+ * have equal keys exactly when their partition values are equal (val is scratch). */
+DL_NODISCARD dl_status dl_sql_dml_partition_key(const dl_delta_snapshot *snap,
+                                                const dl_delta_file *f, dl_buf *key, dl_buf *val,
+                                                dl_error *err);
+
 /* A table property being set (CREATE ... TBLPROPERTIES, ALTER ... SET TBLPROPERTIES), checked
  * as Delta checks it (dl_delta_property_check, with the session's
  * spark.databricks.delta.allowArbitraryProperties.enabled); kv->key becomes Delta's spelling

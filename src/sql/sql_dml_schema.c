@@ -183,3 +183,21 @@ dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop, dl_delta_kv
     kv->key = key;
     return DL_OK;
 }
+
+dl_status
+dl_sql_dml_partition_key(const dl_delta_snapshot *snap, const dl_delta_file *f, dl_buf *key,
+                         dl_buf *val, dl_error *err) {
+    dl_buf_reset(key);
+    for (int32_t p = 0; p < dl_delta_snapshot_partition_count(snap); p++) {
+        const dl_delta_value *v = f->partition != NULL ? &f->partition->values[p] : NULL;
+        if (v == NULL || v->is_null) {
+            DL_TRY(dl_buf_append_byte(key, 'N', err));
+            continue;
+        }
+        dl_buf_reset(val);
+        DL_TRY(dl_ops_value_text(v, dl_delta_snapshot_partition_field(snap, p)->type, val, err));
+        DL_TRY(dl_buf_appendf(key, err, "V%zu:", val->len));
+        DL_TRY(dl_buf_append(key, val->data, val->len, err));
+    }
+    return DL_OK;
+}
