@@ -424,6 +424,21 @@ TEST(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_confli
     wh_close(&w);
 }
 
+/* The same for INSERT OVERWRITE in dynamic partition overwrite mode, as Delta: it reads only
+ * the partitions it writes (a), so appends to b do not conflict with it; partition a ends
+ * with the last overwrite's 28 rows. */
+TEST(test_concurrent_append_to_another_partition_does_not_fail_dynamic_overwrite) {
+    wh w;
+    CHECK(wh_open(&w));
+    racer ovw = {.head = "INSERT OVERWRITE c WITH ('partitionOverwriteMode' = 'dynamic') SELECT "
+                         "id, 'a' FROM range(0, ",
+                 .tail = ") AS r(id)",
+                 .first = 17};
+    race_appends(&w, &ovw);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c WHERE p = 'a'"), 28);
+    wh_close(&w);
+}
+
 /* The first row of a query: column col's text into out (empty when NULL or on error). */
 static void
 text_of(wh *w, const char *sql, int32_t col, char *out, size_t cap) {
@@ -600,6 +615,7 @@ main(void) {
     RUN(test_merge_and_subquery_delete_read_only_candidate_files);
     RUN(test_concurrent_blind_append_to_another_partition_does_not_conflict);
     RUN(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_conflict);
+    RUN(test_concurrent_append_to_another_partition_does_not_fail_dynamic_overwrite);
     RUN(test_optimize_returns_path_and_metrics_and_writes_a_valid_log);
     RUN(test_optimize_purges_deletion_vectors);
     RUN(test_concurrent_appends_do_not_fail_optimize);
