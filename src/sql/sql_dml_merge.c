@@ -41,9 +41,9 @@
  * keeping a file touched only because a MERGE that inserts matched one of its rows without
  * changing it (read in pass 2, it need not be rewritten; Spark rewrites it too).
  *
- * commitInfo: MERGE with operationParameters predicate, matchedPredicates,
- * notMatchedPredicates, notMatchedBySourcePredicates (JSON arrays of {actionType[,
- * predicate]}) and operationMetrics numSourceRows, numTargetRowsInserted / Updated / Deleted /
+ * commitInfo: MERGE with operationParameters predicate (a JSON array holding the ON
+ * condition, as Delta's OperationWithPredicates), matchedPredicates, notMatchedPredicates,
+ * notMatchedBySourcePredicates (JSON arrays of {predicate?, actionType}) and operationMetrics numSourceRows, numTargetRowsInserted / Updated / Deleted /
  * Copied, numTargetRowsMatchedUpdated / MatchedDeleted, numTargetRowsNotMatchedBySource
  * Updated / Deleted, numOutputRows, numTargetFilesAdded / Removed, numTargetBytesAdded /
  * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
@@ -632,12 +632,8 @@ static dl_status
 stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
             const dl_sql_dml_sink *sink, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_MERGE);
-    dl_buf pred;
-    dl_buf_init(&pred, b->exec->alloc);
-    dl_status s = dl_buf_append_cstr(&pred, dl_sql_dml_expr_text(b, mg->stmt->u.merge.on), err);
-    s = s == DL_OK ? dl_delta_tx_param_string(tx, "predicate", dl_buf_cstr(&pred), err) : s;
-    dl_buf_destroy(&pred);
-    DL_TRY(s);
+    const char *on = dl_sql_dml_expr_text(b, mg->stmt->u.merge.on);
+    DL_TRY(dl_sql_dml_param_array(b, tx, "predicate", &on, 1, err));
     DL_TRY(param_clauses(b, mg, tx, "matchedPredicates", DL_SQL_MERGE_MATCHED, err));
     DL_TRY(param_clauses(b, mg, tx, "notMatchedPredicates", DL_SQL_MERGE_NOT_MATCHED, err));
     DL_TRY(param_clauses(b, mg, tx, "notMatchedBySourcePredicates",
