@@ -131,7 +131,13 @@ TEST(test_every_statement_writes_a_log_the_checker_accepts) {
                   "TIMESTAMP_NTZ)"));
     CHECK(run(&w, "INSERT INTO t VALUES (5, 'n', 'e', 1, TIMESTAMP_NTZ '2026-01-02 03:04:05')"));
     CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM t WHERE note IS NULL AND seen IS NULL"), 2);
-    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 8);
+    /* MERGE schema evolution: a new column and a struct column with a new field. */
+    CHECK(run(&w, "ALTER TABLE t ADD COLUMNS (st STRUCT<x: INT>)"));
+    CHECK(run(&w, "MERGE WITH SCHEMA EVOLUTION INTO t USING (SELECT 5 AS id, named_struct('y', "
+                  "'b', 'x', 2) AS st, 7 AS extra) s ON t.id = s.id WHEN MATCHED THEN UPDATE "
+                  "SET *"));
+    CHECK_INT_EQ(scalar(&w, "SELECT st.x * 100 + extra FROM t WHERE id = 5"), 207);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 10);
     tl_table t;
     CHECK(table_open(&w, "t", &t));
     CHECK_LOG(&t);
