@@ -257,6 +257,23 @@ check_existence(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, bool *
                      c->table_name);
 }
 
+/* A replace AS SELECT removes every live file; Delta records numRemovedFiles and
+ * numRemovedBytes with the write's metrics, as for INSERT OVERWRITE. */
+static dl_status
+replace_metrics(const create_ctx *c, dl_delta_tx *tx, dl_error *err) {
+    if (c->spec.mode == DL_DELTA_CREATE || c->t.snap == NULL) {
+        return DL_OK;
+    }
+    int64_t n_bytes = 0;
+    size_t n = dl_delta_snapshot_file_count(c->t.snap);
+    for (size_t i = 0; i < n; i++) {
+        int64_t size = dl_delta_snapshot_file(c->t.snap, i)->size;
+        n_bytes += size > 0 ? size : 0;
+    }
+    DL_TRY(dl_delta_tx_metric(tx, "numRemovedFiles", (int64_t)n, err));
+    return dl_delta_tx_metric(tx, "numRemovedBytes", n_bytes, err);
+}
+
 static dl_status
 stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_tx *tx,
              dl_ops_writer **out_w, dl_error *err) {
@@ -276,7 +293,8 @@ stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_
     dl_sql_dml_sink sink = {
         .writer = *out_w, .schema = c->t.schema, .code_col = -1, .source_col = -1};
     DL_TRY(dl_sql_dml_run(b, c->query, &sink, err));
-    return dl_ops_writer_stage(*out_w, tx, true, err);
+    DL_TRY(dl_ops_writer_stage(*out_w, tx, true, err));
+    return replace_metrics(c, tx, err);
 }
 
 dl_status
