@@ -310,6 +310,11 @@ dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "CREATE TABLE with LIKE, CLONE, CLUSTER BY or CHECK is not supported yet");
     }
+    if (stmt->u.create_table.options.n > 0) {
+        DL_SQL_BIND_FAIL(b, stmt->u.create_table.options.items[0].loc, DL_ERR_UNSUPPORTED, err,
+                         "CREATE TABLE ... OPTIONS is not supported (set table properties with "
+                         "TBLPROPERTIES)");
+    }
     create_ctx *c = dl_arena_alloc_zero(b->arena, sizeof(*c));
     DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(open_location(b, stmt, c, err));
