@@ -24,27 +24,48 @@ typedef enum setting_kind {
     SETTING_BYTES,     /* a whole number of bytes, 0 or more (Spark's longConf) */
     SETTING_FRACTION,  /* a number from 0 to 1 (Spark's doubleConf with that check) */
     SETTING_TIME_ZONE, /* a region id or an offset, as Spark's session time zone */
-    SETTING_OPTION,    /* one of `options`, in any case (Spark's checkValues) */
+    SETTING_OPTION,    /* one of its setting_rule options, in any case (Spark's checkValues) */
 } setting_kind;
 
 static const struct known_setting {
     const char *key;
     const char *default_value;
     setting_kind kind;
-    const char *options; /* SETTING_OPTION: the values, as Spark lists them */
 } known_settings[] = {
-    {"spark.sql.ansi.enabled", "false", SETTING_BOOL, NULL},
-    {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE, NULL},
-    {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL, NULL},
-    {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT, NULL},
-    {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL, NULL},
-    {"spark.sql.caseSensitive", "false", SETTING_BOOL, NULL},
-    {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES, NULL},
-    {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES, NULL},
-    {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION, NULL},
-    {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION, "STATIC, DYNAMIC"},
-    {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL, NULL},
+    {"spark.sql.ansi.enabled", "false", SETTING_BOOL},
+    {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE},
+    {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL},
+    {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
+    {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL},
+    {"spark.sql.caseSensitive", "false", SETTING_BOOL},
+    {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES},
+    {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES},
+    {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
+    {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION},
+    {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL},
 };
+
+/* What some known settings take beyond their kind: a SETTING_OPTION's values (as Spark lists
+ * them), and a normalised value deltalite does not implement (refused, not stored and
+ * ignored). */
+static const struct setting_rule {
+    const char *key;
+    const char *options;
+    const char *refused;
+} setting_rules[] = {
+    {"spark.sql.sources.partitionOverwriteMode", "STATIC, DYNAMIC", NULL},
+    {"spark.sql.caseSensitive", NULL, "true"},
+};
+
+static const struct setting_rule *
+find_rule(const char *key) {
+    for (size_t i = 0; i < DL_ARRAY_LEN(setting_rules); i++) {
+        if (strcmp(setting_rules[i].key, key) == 0) {
+            return &setting_rules[i];
+        }
+    }
+    return NULL;
+}
 
 static const struct known_setting *
 find_known(const char *key) {
@@ -288,7 +309,10 @@ check_range(const struct known_setting *k, const char *v, dl_error *err) {
 /* One of k's options, in any case (kept as written, as Spark keeps it). */
 static dl_status
 check_option(const struct known_setting *k, dl_str v, const char *text, dl_error *err) {
-    dl_str rest = dl_str_from_cstr(k->options);
+    const struct setting_rule *rule = find_rule(k->key);
+    DL_CHECK(rule != NULL && rule->options != NULL, err, DL_ERR_INTERNAL,
+             "setting %s has no options listed", k->key);
+    dl_str rest = dl_str_from_cstr(rule->options);
     while (rest.len > 0) {
         size_t n = 0;
         while (n < rest.len && rest.ptr[n] != ',') {
@@ -299,8 +323,8 @@ check_option(const struct known_setting *k, dl_str v, const char *text, dl_error
         }
         rest = n < rest.len ? dl_str_make(rest.ptr + n + 1, rest.len - n - 1) : dl_str_make("", 0);
     }
-    CONF_FAIL(err, "OUT_OF_RANGE_OF_OPTIONS", "It should be one of '%s'.", text,
-              k->key, k->options);
+    CONF_FAIL(err, "OUT_OF_RANGE_OF_OPTIONS", "It should be one of '%s'.", text, k->key,
+              rule->options);
 }
 
 /* The value normalised for its key, or Spark's error saying what the key expects. */
@@ -346,6 +370,10 @@ dl_status
 dl_sql_session_set(dl_sql_session *session, const char *key, const char *value, dl_error *err) {
     char norm[1024];
     DL_TRY(check_value(key, value, norm, sizeof(norm), err));
+    const struct setting_rule *rule = find_rule(key);
+    DL_CHECK(rule == NULL || rule->refused == NULL || strcmp(norm, rule->refused) != 0, err,
+             DL_ERR_UNSUPPORTED, "%s = %s is not supported: deltalite does not implement it", key,
+             norm);
     return put_setting(session, key, norm, err);
 }
 
