@@ -39,7 +39,8 @@ typedef struct prop_def {
 } prop_def;
 
 static const prop_def props[] = {
-#define DL_DELTA_PROP_X(key, kind, min, is_honoured, help) {key, PROP_##kind, min, is_honoured, help},
+#define DL_DELTA_PROP_X(key, kind, min, is_honoured, help) \
+    {key, PROP_##kind, min, is_honoured, help},
 #include "delta/delta_props.def"
 #undef DL_DELTA_PROP_X
 };
@@ -146,8 +147,8 @@ check_interval(const prop_def *p, const char *v, dl_error *err) {
         strstr(v, "nanosecond") == NULL && strstr(v, "NANOSECOND") == NULL) {
         return DL_OK;
     }
-    bool is_calendar = strstr(parse_err.msg, "length varies") != NULL ||
-                       strstr(parse_err.msg, "negative") != NULL;
+    bool is_calendar =
+        strstr(parse_err.msg, "length varies") != NULL || strstr(parse_err.msg, "negative") != NULL;
     if (is_calendar) {
         DL_FAIL(err, DL_ERR_INVALID_ARG, "requirement failed: %s %s", p->key, p->help);
     }
@@ -177,8 +178,8 @@ dl_delta_property_check(const char *key, const char *value, bool allow_arbitrary
                         const char **out_key, dl_error *err) {
     *out_key = key;
     if (!has_prefix_nocase(key, "delta.") || has_prefix_nocase(key, "delta.constraints.") ||
-        has_prefix_nocase(key, "delta.feature.") ||
-        eq_nocase(key, "delta.minReaderVersion") || eq_nocase(key, "delta.minWriterVersion")) {
+        has_prefix_nocase(key, "delta.feature.") || eq_nocase(key, "delta.minReaderVersion") ||
+        eq_nocase(key, "delta.minWriterVersion")) {
         return DL_OK;
     }
     const prop_def *p = find_prop(key);
@@ -195,8 +196,8 @@ dl_delta_property_check(const char *key, const char *value, bool allow_arbitrary
     if (p->kind == PROP_INTERVAL) {
         DL_TRY(check_interval(p, value, err));
     } else if (!is_valid(p, value)) {
-        DL_FAIL(err, DL_ERR_INVALID_ARG, "requirement failed: %s %s (found '%s')", p->key,
-                p->help, value);
+        DL_FAIL(err, DL_ERR_INVALID_ARG, "requirement failed: %s %s (found '%s')", p->key, p->help,
+                value);
     }
     DL_CHECK(p->is_honoured || !is_turned_on(p, value), err, DL_ERR_UNSUPPORTED,
              "table property %s = '%s' is not supported: deltalite does not implement what it "

@@ -161,8 +161,8 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, con
 static dl_status
 is_dynamic_mode(dl_sql_binder *b, const dl_sql_stmt *stmt, bool *out, dl_error *err) {
     const dl_sql_prop_list *opts = &stmt->u.insert.options;
-    dl_str mode =
-        dl_str_from_cstr(dl_sql_session_get(b->session, "spark.sql.sources.partitionOverwriteMode"));
+    dl_str mode = dl_str_from_cstr(
+        dl_sql_session_get(b->session, "spark.sql.sources.partitionOverwriteMode"));
     for (uint32_t i = 0; i < opts->n; i++) {
         if (!dl_str_eq_nocase(opts->items[i].key, DL_STR("partitionOverwriteMode"))) {
             DL_SQL_BIND_FAIL(b, opts->items[i].loc, DL_ERR_UNSUPPORTED, err,
@@ -226,8 +226,7 @@ written_partitions(dl_sql_binder *b, const dl_ops_writer *w, dl_delta_tx *tx, dl
 /* Dynamic partition overwrite: removes the live files in the partitions w wrote. */
 static dl_status
 remove_written_partitions(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_ops_writer *w,
-                          dl_delta_tx *tx, int64_t *out_files, int64_t *out_bytes,
-                          dl_error *err) {
+                          dl_delta_tx *tx, int64_t *out_files, int64_t *out_bytes, dl_error *err) {
     dl_hmap parts;
     dl_hmap_init(&parts, b->exec->alloc);
     dl_buf scratch;

@@ -50,10 +50,11 @@
  *
  * commitInfo: MERGE with operationParameters predicate (a JSON array holding the ON
  * condition, as Delta's OperationWithPredicates), matchedPredicates, notMatchedPredicates,
- * notMatchedBySourcePredicates (JSON arrays of {predicate?, actionType}) and operationMetrics numSourceRows, numTargetRowsInserted / Updated / Deleted /
- * Copied, numTargetRowsMatchedUpdated / MatchedDeleted, numTargetRowsNotMatchedBySource
- * Updated / Deleted, numOutputRows, numTargetFilesAdded / Removed, numTargetBytesAdded /
- * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
+ * notMatchedBySourcePredicates (JSON arrays of {predicate?, actionType}) and operationMetrics
+ * numSourceRows, numTargetRowsInserted / Updated / Deleted / Copied, numTargetRowsMatchedUpdated /
+ * MatchedDeleted, numTargetRowsNotMatchedBySource Updated / Deleted, numOutputRows,
+ * numTargetFilesAdded / Removed, numTargetBytesAdded / Removed, numTargetChangeFilesAdded,
+ * executionTimeMs, scanTimeMs, rewriteTimeMs.
  */
 #include <string.h>
 
@@ -66,23 +67,23 @@
 typedef struct merge {
     const dl_sql_stmt *stmt;
     dl_sql_dml_target t;
-    dl_sql_dml_files files; /* candidates and touched files */
-    int32_t n;              /* the target's columns (as scanned) */
-    const dl_type *out;     /* the row type written: the target's, evolved (schema evolution) */
-    int32_t n_out;          /* its columns: the target's, then the new ones */
-    bool is_evolving;       /* WITH SCHEMA EVOLUTION or autoMerge */
+    dl_sql_dml_files files;  /* candidates and touched files */
+    int32_t n;               /* the target's columns (as scanned) */
+    const dl_type *out;      /* the row type written: the target's, evolved (schema evolution) */
+    int32_t n_out;           /* its columns: the target's, then the new ones */
+    bool is_evolving;        /* WITH SCHEMA EVOLUTION or autoMerge */
     dl_delta_schema evolved; /* the evolved schema (type NULL: the schema stays) */
-    const char *qual;       /* the target's qualifier (alias or name) */
-    int32_t m;              /* source columns */
-    int32_t t_mark;         /* join column: target marker */
-    int32_t t_id;           /* join column: the target row's file (finding) or uuid (rewriting) */
-    int32_t s_mark;         /* join column: source marker */
-    int32_t width;          /* join columns */
-    dl_sql_plan *tscan;     /* the target's scan */
-    dl_sql_plan *plan;      /* the join, then the projections */
-    dl_sql_scope scope;     /* names over the join */
-    dl_sql_scope source;    /* the source's names (indexes in the join) */
-    dl_sql_scope target;    /* the target's names (indexes in the join) */
+    const char *qual;        /* the target's qualifier (alias or name) */
+    int32_t m;               /* source columns */
+    int32_t t_mark;          /* join column: target marker */
+    int32_t t_id;            /* join column: the target row's file (finding) or uuid (rewriting) */
+    int32_t s_mark;          /* join column: source marker */
+    int32_t width;           /* join columns */
+    dl_sql_plan *tscan;      /* the target's scan */
+    dl_sql_plan *plan;       /* the join, then the projections */
+    dl_sql_scope scope;      /* names over the join */
+    dl_sql_scope source;     /* the source's names (indexes in the join) */
+    dl_sql_scope target;     /* the target's names (indexes in the join) */
     int64_t start_ms;
     int64_t scan_ms; /* finding the touched files */
 } merge;
@@ -360,8 +361,9 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
         for (uint32_t i = 0; i < cl->assigns.n; i++) {
             const dl_sql_assign *a = &cl->assigns.items[i];
             const dl_sql_ident *last = &a->column.parts[a->column.n_parts - 1];
-            bool is_qualified = a->column.n_parts == 2 &&
-                                dl_str_eq_nocase(a->column.parts[0].name, dl_str_from_cstr(mg->qual));
+            bool is_qualified =
+                a->column.n_parts == 2 &&
+                dl_str_eq_nocase(a->column.parts[0].name, dl_str_from_cstr(mg->qual));
             if (a->column.n_parts > 1 && !is_qualified) {
                 DL_SQL_BIND_FAIL(b, a->column.parts[0].loc, DL_ERR_UNSUPPORTED, err,
                                  "MERGE cannot assign to a struct's field yet (assign the whole "
@@ -530,8 +532,8 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     second[n + 1] = dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
     second[n + 2] =
         dl_sql_bexpr_column(b->arena, mg->t_id, mg->plan->schema->fields[mg->t_id].type);
-    DL_CHECK(second[n] != NULL && second[n + 1] != NULL && second[n + 2] != NULL, err,
-             DL_ERR_NOMEM, "out of memory");
+    DL_CHECK(second[n] != NULL && second[n + 1] != NULL && second[n + 2] != NULL, err, DL_ERR_NOMEM,
+             "out of memory");
     names2[n] = "__dl_action";
     names2[n + 1] = "__dl_source";
     names2[n + 2] = "__dl_row_id";

@@ -170,7 +170,8 @@ dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop, dl_delta_kv
     const char *allow =
         dl_sql_session_get(b->session, "spark.databricks.delta.allowArbitraryProperties.enabled");
     const char *key = kv->key;
-    dl_status s = dl_delta_property_check(kv->key, kv->value, strcmp(allow, "true") == 0, &key, err);
+    dl_status s =
+        dl_delta_property_check(kv->key, kv->value, strcmp(allow, "true") == 0, &key, err);
     if (s != DL_OK) {
         if (strstr(err->msg, "DELTA_UNKNOWN_CONFIGURATION") != NULL) {
             dl_error_hint(err, "To disable this check, set "
@@ -348,8 +349,8 @@ assign_field(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, int32_t f, dl_
                          name);
     }
     if (mode == DL_SQL_DML_ASSIGN_PRESERVE && old_f != NULL) {
-        return dl_sql_dml_assign_value(b, old_f, t->fields[f].type, NULL,
-                                       DL_SQL_DML_ASSIGN_NULLIFY, loc, out, err);
+        return dl_sql_dml_assign_value(b, old_f, t->fields[f].type, NULL, DL_SQL_DML_ASSIGN_NULLIFY,
+                                       loc, out, err);
     }
     *out = dl_sql_dml_null(b, t->fields[f].type);
     DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");

@@ -247,8 +247,8 @@ dl_sql_session_get_i64(const dl_sql_session *session, const char *key) {
 }
 
 /* Spark's INVALID_CONF_VALUE.<sub>: "The value 'v' in the config "key" is invalid. why". */
-#define CONF_FAIL(err, sub, why, ...)                                                          \
-    DL_FAIL(err, DL_ERR_INVALID_ARG,                                                           \
+#define CONF_FAIL(err, sub, why, ...)                                                            \
+    DL_FAIL(err, DL_ERR_INVALID_ARG,                                                             \
             "[INVALID_CONF_VALUE." sub "] The value '%s' in the config \"%s\" is invalid. " why, \
             __VA_ARGS__)
 
@@ -292,16 +292,13 @@ check_range(const struct known_setting *k, const char *v, dl_error *err) {
                   type_name(k->kind));
     }
     if (k->kind == SETTING_POSITIVE_INT && whole <= 0) {
-        CONF_FAIL(err, "REQUIREMENT", "The value of %s must be positive.", v, k->key,
-                  k->key);
+        CONF_FAIL(err, "REQUIREMENT", "The value of %s must be positive.", v, k->key, k->key);
     }
     if (k->kind == SETTING_BYTES && whole < 0) {
-        CONF_FAIL(err, "REQUIREMENT", "%s must be 0 or more (bytes).", v, k->key,
-                  k->key);
+        CONF_FAIL(err, "REQUIREMENT", "%s must be 0 or more (bytes).", v, k->key, k->key);
     }
     if (k->kind == SETTING_FRACTION && !(x >= 0.0 && x <= 1.0)) {
-        CONF_FAIL(err, "REQUIREMENT", "%s must be in range [0.0, 1.0].", v, k->key,
-                  k->key);
+        CONF_FAIL(err, "REQUIREMENT", "%s must be in range [0.0, 1.0].", v, k->key, k->key);
     }
     return DL_OK;
 }
@@ -343,8 +340,7 @@ check_value(const char *key, const char *value, char *norm, size_t cap, dl_error
                            norm, cap);
             return DL_OK;
         }
-        CONF_FAIL(err, "TYPE_MISMATCH", "It should be a/an 'boolean' value.", norm,
-                  key);
+        CONF_FAIL(err, "TYPE_MISMATCH", "It should be a/an 'boolean' value.", norm, key);
     case SETTING_TIME_ZONE: {
         const dl_sql_tz *tz = NULL;
         dl_error tz_err = {0};
