@@ -32,15 +32,15 @@ typedef enum prop_kind {
 
 typedef struct prop_def {
     const char *key;
-    prop_kind kind;
-    int64_t min;
-    bool is_honoured;
     const char *help;
+    int64_t min;
+    prop_kind kind;
+    bool is_honoured;
 } prop_def;
 
 static const prop_def props[] = {
 #define DL_DELTA_PROP_X(key, kind, min, is_honoured, help) \
-    {key, PROP_##kind, min, is_honoured, help},
+    {key, help, min, PROP_##kind, is_honoured},
 #include "delta/delta_props.def"
 #undef DL_DELTA_PROP_X
 };

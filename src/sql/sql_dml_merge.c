@@ -315,29 +315,36 @@ table_column(const merge *mg, dl_str name) {
  * it, a column the source lacks keeps its value (UPDATE) or is NULL (INSERT), and a struct
  * field the source lacks likewise (Delta's resolveStar). */
 static dl_status
+star_value(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, int32_t c,
+           dl_sql_bexpr **out, dl_error *err) {
+    bool is_update = cl->action == DL_SQL_MERGE_UPDATE_STAR;
+    const dl_type_field *f = &mg->out->fields[c];
+    int32_t j = source_column(mg, f->name);
+    if (j < 0 && mg->is_evolving) {
+        return DL_OK;
+    }
+    if (j < 0) {
+        DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
+                         "[UNRESOLVED_COLUMN] %s * needs a source column named '%s' (the "
+                         "target's column)",
+                         is_update ? "UPDATE SET" : "INSERT", f->name);
+    }
+    *out = dl_sql_bexpr_column(b->arena, j, mg->plan->schema->fields[j].type);
+    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (!is_update || !mg->is_evolving || c >= mg->n) {
+        return DL_OK;
+    }
+    dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, mg->t.schema->fields[c].type);
+    DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_dml_assign_value(b, *out, f->type, old, DL_SQL_DML_ASSIGN_PRESERVE, cl->loc, out,
+                                   err);
+}
+
+static dl_status
 star_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **vals,
             dl_error *err) {
-    bool is_update = cl->action == DL_SQL_MERGE_UPDATE_STAR;
     for (int32_t c = 0; c < mg->n_out; c++) {
-        const dl_type_field *f = &mg->out->fields[c];
-        int32_t j = source_column(mg, f->name);
-        if (j < 0 && mg->is_evolving) {
-            continue;
-        }
-        if (j < 0) {
-            DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
-                             "[UNRESOLVED_COLUMN] %s * needs a source column named '%s' (the "
-                             "target's column)",
-                             is_update ? "UPDATE SET" : "INSERT", f->name);
-        }
-        vals[c] = dl_sql_bexpr_column(b->arena, j, mg->plan->schema->fields[j].type);
-        DL_CHECK(vals[c] != NULL, err, DL_ERR_NOMEM, "out of memory");
-        if (is_update && mg->is_evolving && c < mg->n) {
-            dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, mg->t.schema->fields[c].type);
-            DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
-            DL_TRY(dl_sql_dml_assign_value(b, vals[c], f->type, old, DL_SQL_DML_ASSIGN_PRESERVE,
-                                           cl->loc, &vals[c], err));
-        }
+        DL_TRY(star_value(b, mg, cl, c, &vals[c], err));
     }
     return DL_OK;
 }

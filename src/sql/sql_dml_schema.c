@@ -374,7 +374,8 @@ dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, dl_
                              v->type->fields[j].name);
         }
     }
-    dl_sql_bexpr **args = dl_arena_alloc_zero(b->arena, (size_t)(t->n_fields + 1) * sizeof(*args));
+    dl_sql_bexpr **args =
+        dl_arena_alloc_zero(b->arena, (size_t)(t->n_fields + 1) * sizeof(dl_sql_bexpr *));
     DL_CHECK(args != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t f = 0; f < t->n_fields; f++) {
         DL_TRY(assign_field(b, v, t, f, old, mode, loc, &args[f], err));
