@@ -92,8 +92,8 @@ stage_schema(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_schema
 
 /* map[i]: the query column for table column i. */
 static dl_status
-map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, const dl_sql_plan *q,
-            int32_t **out_map, dl_delta_schema *evolved, dl_error *err) {
+map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_sql_dml_target *t,
+            const dl_sql_plan *q, int32_t **out_map, dl_delta_schema *evolved, dl_error *err) {
     const dl_sql_ident_list *cols = &stmt->u.insert.columns;
     bool by_name = stmt->u.insert.by_name;
     int32_t n_q = q->n_cols;
@@ -114,7 +114,7 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, con
                              "cannot write to %s: %d columns are listed but the query gives %d",
                              t->display, n_names, n_q);
         }
-        if (is_auto_merge(b)) {
+        if (is_merge_schema) {
             DL_TRY(evolve_schema(b, t, q, names, n_names, evolved, &is_evolved, err));
         }
     }
@@ -140,10 +140,12 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, con
     for (int32_t i = 0; i < n_names; i++) {
         int32_t c = table_column(t->schema, names[i].name);
         if (c < 0) {
-            DL_SQL_BIND_FAIL(b, names[i].loc, DL_ERR_SCHEMA, err,
-                             "cannot write to %s: it has no column '%.*s' (columns: schema "
-                             "evolution needs spark.databricks.delta.schema.autoMerge.enabled)",
-                             t->display, DL_STR_FMT(names[i].name));
+            DL_SQL_BIND_FAIL(
+                b, names[i].loc, DL_ERR_SCHEMA, err,
+                "cannot write to %s: it has no column '%.*s' (columns: schema "
+                "evolution needs spark.databricks.delta.schema.autoMerge.enabled or the "
+                "mergeSchema option)",
+                t->display, DL_STR_FMT(names[i].name));
         }
         if (map[c] >= 0) {
             DL_SQL_BIND_FAIL(b, names[i].loc, DL_ERR_SCHEMA, err, "column '%.*s' is listed twice",
@@ -155,45 +157,61 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, con
     return DL_OK;
 }
 
-/* Whether dynamic partition overwrite mode is in force: the statement's partitionOverwriteMode
- * option (keys in any case), else the session's setting (DeltaOptions). Other write options
- * are refused, not ignored. */
+/* The statement's write options (Delta's DeltaOptions, keys in any case) over the session's
+ * settings: partitionOverwriteMode (spark.sql.sources.partitionOverwriteMode) and mergeSchema
+ * (spark.databricks.delta.schema.autoMerge.enabled). Other options are refused, not ignored. */
+typedef struct write_opts {
+    bool is_dynamic;      /* dynamic partition overwrite mode */
+    bool is_merge_schema; /* new columns are added to the table */
+} write_opts;
+
 static dl_status
-is_dynamic_mode(dl_sql_binder *b, const dl_sql_stmt *stmt, bool *out, dl_error *err) {
+read_options(dl_sql_binder *b, const dl_sql_stmt *stmt, write_opts *out, dl_error *err) {
     const dl_sql_prop_list *opts = &stmt->u.insert.options;
     dl_str mode = dl_str_from_cstr(
         dl_sql_session_get(b->session, "spark.sql.sources.partitionOverwriteMode"));
+    out->is_merge_schema = is_auto_merge(b);
     for (uint32_t i = 0; i < opts->n; i++) {
-        if (!dl_str_eq_nocase(opts->items[i].key, DL_STR("partitionOverwriteMode"))) {
-            DL_SQL_BIND_FAIL(b, opts->items[i].loc, DL_ERR_UNSUPPORTED, err,
+        const dl_sql_prop *o = &opts->items[i];
+        bool is_mode = dl_str_eq_nocase(o->key, DL_STR("partitionOverwriteMode"));
+        if (!is_mode && !dl_str_eq_nocase(o->key, DL_STR("mergeSchema"))) {
+            DL_SQL_BIND_FAIL(b, o->loc, DL_ERR_UNSUPPORTED, err,
                              "INSERT write option '%.*s' is not supported (INSERT takes "
-                             "'partitionOverwriteMode')",
-                             DL_STR_FMT(opts->items[i].key));
+                             "'partitionOverwriteMode' and 'mergeSchema')",
+                             DL_STR_FMT(o->key));
         }
-        mode = opts->items[i].value;
-        if (!dl_str_eq_nocase(mode, DL_STR("static")) &&
-            !dl_str_eq_nocase(mode, DL_STR("dynamic"))) {
-            DL_SQL_BIND_FAIL(b, opts->items[i].loc, DL_ERR_INVALID_ARG, err,
-                             "[DELTA_ILLEGAL_OPTION] Invalid value '%.*s' for option "
-                             "'partitionOverwriteMode', must be 'STATIC' or 'DYNAMIC'",
-                             DL_STR_FMT(mode));
+        dl_str v = dl_str_trim(o->value);
+        bool is_valid =
+            is_mode
+                ? dl_str_eq_nocase(v, DL_STR("static")) || dl_str_eq_nocase(v, DL_STR("dynamic"))
+                : dl_str_eq_nocase(v, DL_STR("true")) || dl_str_eq_nocase(v, DL_STR("false"));
+        if (!is_valid) {
+            DL_SQL_BIND_FAIL(b, o->loc, DL_ERR_INVALID_ARG, err,
+                             "[DELTA_ILLEGAL_OPTION] Invalid value '%.*s' for option '%.*s', "
+                             "must be %s",
+                             DL_STR_FMT(o->value), DL_STR_FMT(o->key),
+                             is_mode ? "'STATIC' or 'DYNAMIC'" : "'true' or 'false'");
+        }
+        if (is_mode) {
+            mode = v;
+        } else {
+            out->is_merge_schema = dl_str_eq_nocase(v, DL_STR("true"));
         }
     }
-    *out = dl_str_eq_nocase(mode, DL_STR("dynamic"));
+    out->is_dynamic = dl_str_eq_nocase(mode, DL_STR("dynamic"));
     return DL_OK;
 }
 
 static dl_status
-stage_write_info(dl_sql_binder *b, dl_delta_tx *tx, bool is_overwrite, bool is_dynamic,
-                 dl_error *err) {
+stage_write_info(dl_delta_tx *tx, bool is_overwrite, const write_opts *opts, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_WRITE);
     DL_TRY(dl_delta_tx_param_string(tx, "mode", is_overwrite ? "Overwrite" : "Append", err));
     DL_TRY(dl_delta_tx_param_json(tx, "statsOnLoad", "false", err));
     DL_TRY(dl_delta_tx_param_string(tx, "partitionBy", "[]", err));
-    if (is_dynamic) {
+    if (opts->is_dynamic) {
         DL_TRY(dl_delta_tx_param_json(tx, "isDynamicPartitionOverwrite", "true", err));
     }
-    if (is_auto_merge(b)) {
+    if (opts->is_merge_schema) {
         DL_TRY(dl_delta_tx_param_json(tx, "canMergeSchema", "true", err));
     }
     return DL_OK;
@@ -277,18 +295,17 @@ write_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, bool is_ov
 }
 
 static dl_status
-run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_target *t, dl_sql_plan *plan,
-           const dl_delta_schema *evolved, dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
+run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, const write_opts *opts, dl_sql_dml_target *t,
+           dl_sql_plan *plan, const dl_delta_schema *evolved, dl_delta_tx *tx,
+           dl_ops_writer **out_w, dl_error *err) {
     bool is_overwrite = stmt->u.insert.is_overwrite;
-    bool is_dynamic = false;
-    DL_TRY(is_dynamic_mode(b, stmt, &is_dynamic, err));
-    DL_TRY(stage_write_info(b, tx, is_overwrite, is_dynamic, err));
+    DL_TRY(stage_write_info(tx, is_overwrite, opts, err));
     if (evolved->type != NULL) {
         DL_TRY(stage_schema(b, t, evolved, tx, err));
     }
     dl_ops_writer *w = NULL;
     DL_TRY(dl_sql_dml_writer(b, t, tx, &w, err));
-    dl_status s = write_rows(b, t, plan, is_overwrite, is_dynamic, tx, w, err);
+    dl_status s = write_rows(b, t, plan, is_overwrite, opts->is_dynamic, tx, w, err);
     if (s != DL_OK) {
         dl_ops_writer_abort(w);
         dl_ops_writer_free(w);
@@ -304,19 +321,21 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "INSERT with a PARTITION clause or REPLACE WHERE is not supported yet");
     }
+    write_opts opts = {0};
+    DL_TRY(read_options(b, stmt, &opts, err));
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.insert.table, stmt->loc, &t, err));
     dl_sql_plan *q = NULL;
     DL_TRY(dl_sql_binder_query(b, stmt->u.insert.query, NULL, &q, err));
     int32_t *map = NULL;
     dl_delta_schema evolved = {0}; /* type NULL: the schema stays */
-    DL_TRY(map_columns(b, stmt, &t, q, &map, &evolved, err));
+    DL_TRY(map_columns(b, stmt, opts.is_merge_schema, &t, q, &map, &evolved, err));
     dl_sql_plan *plan = NULL;
     DL_TRY(dl_sql_dml_conform(b, &t, q, map, stmt->loc, &plan, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = run_insert(b, stmt, &t, plan, &evolved, tx, &w, err);
+    dl_status s = run_insert(b, stmt, &opts, &t, plan, &evolved, tx, &w, err);
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;
