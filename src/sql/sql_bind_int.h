@@ -318,6 +318,13 @@ DL_NODISCARD dl_status dl_sql_join_plan(dl_sql_binder *b, dl_sql_plan *left, dl_
 DL_NODISCARD dl_status dl_sql_join_split(dl_sql_binder *b, dl_sql_plan *j, dl_sql_bexpr *cond,
                                          dl_error *err);
 
+/* When c (over left ++ right: left columns below nl, all below nt) is `left_expr = right_expr`
+ * or `<=>` with a column of each side and no constant side, adds it to jn's keys (its right
+ * expression rebased to the right side) and sets *out_is_key. Assumes: jn's key arrays have
+ * room for one more key. */
+DL_NODISCARD dl_status dl_sql_join_try_key(dl_arena *arena, dl_sql_join *jn, dl_sql_bexpr *c,
+                                           int32_t nl, int32_t nt, bool *out_is_key, dl_error *err);
+
 /* A local store rooted at "/" (freed with the statement), and a path (absolute, or relative
  * to the working directory) as a path in it. */
 DL_NODISCARD dl_status dl_sql_root_store(dl_sql_binder *b, dl_store **out, dl_error *err);

@@ -43,6 +43,11 @@ static const struct known_setting {
     {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
     {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION},
     {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL},
+    /* The layout of the files writes make (Spark passes these Hadoop settings to parquet-mr). */
+    {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES},
+    {"parquet.block.size", "134217728", SETTING_POSITIVE_INT},
+    {"parquet.page.size", "1048576", SETTING_POSITIVE_INT},
+    {"parquet.page.row.count.limit", "20000", SETTING_POSITIVE_INT},
 };
 
 /* What some known settings take beyond their kind: a SETTING_OPTION's values (as Spark lists
@@ -295,7 +300,7 @@ check_range(const struct known_setting *k, const char *v, dl_error *err) {
         CONF_FAIL(err, "REQUIREMENT", "The value of %s must be positive.", v, k->key, k->key);
     }
     if (k->kind == SETTING_BYTES && whole < 0) {
-        CONF_FAIL(err, "REQUIREMENT", "%s must be 0 or more (bytes).", v, k->key, k->key);
+        CONF_FAIL(err, "REQUIREMENT", "%s must be 0 or more.", v, k->key, k->key);
     }
     if (k->kind == SETTING_FRACTION && !(x >= 0.0 && x <= 1.0)) {
         CONF_FAIL(err, "REQUIREMENT", "%s must be in range [0.0, 1.0].", v, k->key, k->key);

@@ -252,6 +252,30 @@ TEST(test_interrupt_stops_a_running_query) {
     CHECK(strstr(err.msg, "interrupted") != NULL);
 }
 
+/* FROM a, b, c WHERE equalities: hash joins on those keys, never a cross product. */
+TEST(test_comma_joins_become_equi_joins) {
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = et_query(session,
+                            "EXPLAIN SELECT a.id FROM range(10) a, range(20) b, range(30) c "
+                            "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
+                            &out, &err);
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL &&
+             strstr(plan, "FILTER") != NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    CHECK(et_check(session,
+                   "SELECT a.id, c.id FROM range(10) a, range(20) b, range(30) c "
+                   "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
+                   "3\t4\n"));
+}
+
 TEST(test_explain_shows_filters_pushed_into_the_scan) {
     CHECK(et_check(session,
                    "COPY (SELECT id, id % 5 AS k FROM range(100)) TO "
@@ -338,6 +362,7 @@ main(void) {
     RUN(test_bind_errors_name_the_problem);
     RUN(test_interrupt_stops_a_running_query);
     RUN(test_explain_shows_filters_pushed_into_the_scan);
+    RUN(test_comma_joins_become_equi_joins);
     RUN(test_unaliased_columns_get_spark_names);
     et_session_free(session);
     return harness_finish();
