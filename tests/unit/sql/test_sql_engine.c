@@ -211,7 +211,7 @@ TEST(test_settings_set_and_reset) {
     CHECK(et_check(session, "SET my.own.key", "my.own.key\thello\n"));
     CHECK(et_check(session, "SET unknown.key", "unknown.key\t<undefined>\n"));
     CHECK(et_check_error(session, "SET spark.sql.ansi.enabled = maybe", DL_ERR_INVALID_ARG,
-                         "must be true or false"));
+                         "It should be a/an 'boolean' value"));
 }
 
 TEST(test_unknown_column_suggests_and_points) {
