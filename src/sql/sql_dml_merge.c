@@ -354,8 +354,8 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
 
 /* A value cast to its column's type; an insert's missing value is NULL. */
 static dl_status
-finish_value(dl_sql_binder *b, const dl_type_field *f, bool is_insert, dl_sql_bexpr **v,
-             dl_error *err) {
+finish_value(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_type_field *f, bool is_insert,
+             dl_sql_bexpr **v, dl_error *err) {
     if (*v == NULL && is_insert) {
         *v = dl_sql_dml_null(b, f->type);
         DL_CHECK(*v != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -363,9 +363,9 @@ finish_value(dl_sql_binder *b, const dl_type_field *f, bool is_insert, dl_sql_be
     if (*v == NULL) {
         return DL_OK;
     }
-    dl_status s = dl_sql_binder_cast(b, *v, f->type, v, err);
+    dl_status s = dl_sql_binder_store_cast(b, *v, f, t->display, v, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "MERGE: cannot write column '%s': ", f->name);
+        dl_error_prefix(err, "MERGE: cannot write column '%s'", f->name);
     }
     return s;
 }
@@ -387,7 +387,7 @@ clause_values(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, dl_error *err) {
         bool is_insert =
             cl->action == DL_SQL_MERGE_INSERT || cl->action == DL_SQL_MERGE_INSERT_STAR;
         for (int32_t c = 0; c < mg->n; c++) {
-            DL_TRY(finish_value(b, &mg->t.schema->fields[c], is_insert, &v[c], err));
+            DL_TRY(finish_value(b, &mg->t, &mg->t.schema->fields[c], is_insert, &v[c], err));
         }
     }
     return DL_OK;

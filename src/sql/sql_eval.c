@@ -320,6 +320,23 @@ eval_call(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vecto
     return s;
 }
 
+/* dl_sql_cast; a write's cast (DL_SQL_CAST_STORE) names its column and table in errors. */
+static dl_status
+store_cast(dl_sql_eval *ev, const dl_sql_bexpr *expr, const dl_vector *arg, int64_t count,
+           dl_vector *res, dl_error *err) {
+    const dl_sql_store_target *target = expr->bind_data;
+    if (target == NULL) {
+        return dl_sql_cast(&ev->exec->env, expr->cast_mode, arg, count, res, err);
+    }
+    dl_sql_fn_env env = ev->exec->env;
+    env.store_column = target->column;
+    dl_status s = dl_sql_cast(&env, expr->cast_mode, arg, count, res, err);
+    if (s != DL_OK && target->table != NULL) {
+        dl_error_prefix(err, "cannot write column '%s' of %s", target->column, target->table);
+    }
+    return s;
+}
+
 static dl_status
 eval_cast(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vector **out,
           dl_error *err) {
@@ -332,7 +349,7 @@ eval_cast(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vecto
     dl_vector *res = NULL;
     dl_status s = dl_sql_enode_out(ev, node, node->expr->type, in->count, &res, err);
     if (s == DL_OK) {
-        s = dl_sql_cast(&ev->exec->env, node->expr->cast_mode, arg, in->count, res, err);
+        s = store_cast(ev, node->expr, arg, in->count, res, err);
         if (s != DL_OK) {
             dl_vec_unref(res);
             set_error_offset(node->expr, err);

@@ -560,7 +560,9 @@ k_make(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *o
         bool is_null = out->validity != NULL && !dl_vec_bit_get(out->validity, i);
         if (!is_null && !make_row(bd, u, n, tz, i, &r)) {
             if (ansi) {
-                return dl_sql_fail_run(err, "use valid field values, or try_ functions",
+                return dl_sql_fail_run(err,
+                                       "use valid field values, or set spark.sql.ansi.enabled to "
+                                       "false to return NULL instead",
                                        "[DATETIME_FIELD_OUT_OF_BOUNDS] %s: a field is out of range",
                                        call->def->name);
             }

@@ -8,7 +8,8 @@
  * is stored as given, as Spark does for keys it does not know, so scripts written for Spark
  * run unchanged. Defaults of the known keys:
  *
- *   spark.sql.ansi.enabled                                false
+ *   spark.sql.ansi.enabled                                true (Spark 4's default)
+ *   spark.sql.storeAssignmentPolicy                       ANSI (or LEGACY, STRICT; writes)
  *   spark.sql.session.timeZone                            the session's time zone ("UTC")
  *   spark.databricks.delta.retentionDurationCheck.enabled true
  *   spark.sql.shuffle.partitions                          200
@@ -27,6 +28,7 @@ typedef enum setting_kind {
     SETTING_POSITIVE_INT,
     SETTING_BYTES,    /* a whole number of bytes, 0 or more (Spark's longConf) */
     SETTING_FRACTION, /* a number from 0 to 1 (Spark's doubleConf with that check) */
+    SETTING_STORE_POLICY, /* ANSI, LEGACY or STRICT, any case (kept upper case, as Spark) */
 } setting_kind;
 
 static const struct known_setting {
@@ -34,7 +36,8 @@ static const struct known_setting {
     const char *default_value;
     setting_kind kind;
 } known_settings[] = {
-    {"spark.sql.ansi.enabled", "false", SETTING_BOOL},
+    {"spark.sql.ansi.enabled", "true", SETTING_BOOL},
+    {"spark.sql.storeAssignmentPolicy", "ANSI", SETTING_STORE_POLICY},
     {"spark.sql.session.timeZone", "UTC", SETTING_TEXT},
     {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL},
     {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
@@ -199,6 +202,21 @@ dl_sql_session_is_ansi(const dl_sql_session *session) {
     return v != NULL && strcmp(v, "true") == 0;
 }
 
+static const char *const store_policies[] = {"ANSI", "LEGACY", "STRICT"};
+
+dl_sql_store_policy
+dl_sql_session_store_policy(const dl_sql_session *session) {
+    const char *v = session != NULL
+                        ? dl_sql_session_get(session, "spark.sql.storeAssignmentPolicy")
+                        : NULL;
+    for (size_t i = 0; v != NULL && i < DL_ARRAY_LEN(store_policies); i++) {
+        if (strcmp(v, store_policies[i]) == 0) {
+            return (dl_sql_store_policy)i;
+        }
+    }
+    return DL_SQL_STORE_ANSI;
+}
+
 void
 dl_sql_session_set_fn_lookup(dl_sql_session *session, dl_sql_fn_lookup_fn lookup) {
     session->fn_lookup = lookup != NULL ? lookup : dl_sql_fn_lookup;
@@ -235,6 +253,20 @@ dl_sql_session_get_i64(const dl_sql_session *session, const char *key) {
     return v != NULL ? strtoll(v, NULL, 10) : 0;
 }
 
+static dl_status
+check_store_policy(const char *key, dl_str v, char *norm, size_t cap, dl_error *err) {
+    for (size_t i = 0; i < DL_ARRAY_LEN(store_policies); i++) {
+        if (dl_str_eq_nocase(v, dl_str_from_cstr(store_policies[i]))) {
+            dl_str_copy_to(dl_str_from_cstr(store_policies[i]), norm, cap);
+            return DL_OK;
+        }
+    }
+    DL_FAIL(err, DL_ERR_INVALID_ARG,
+            "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be "
+            "ANSI, LEGACY or STRICT",
+            norm, key);
+}
+
 /* The value normalised for its key, or an error saying what the key expects. */
 static dl_status
 check_value(const char *key, const char *value, char *norm, size_t cap, dl_error *err) {
@@ -259,6 +291,9 @@ check_value(const char *key, const char *value, char *norm, size_t cap, dl_error
     }
     if (k->kind == SETTING_FRACTION) {
         return check_fraction(key, norm, err);
+    }
+    if (k->kind == SETTING_STORE_POLICY) {
+        return check_store_policy(key, v, norm, cap, err);
     }
     bool ok = v.len > 0 && v.len < (k->kind == SETTING_BYTES ? 19 : 10);
     for (size_t i = 0; i < v.len && ok; i++) {
