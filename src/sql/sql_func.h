@@ -70,6 +70,7 @@ typedef struct dl_sql_fn_bind {
     const dl_type *const *arg_types; /* their types after binding */
     const dl_sql_fn_const *consts;   /* n_args entries */
     const dl_type **cast_to;         /* n_args entries, NULL-initialised; set to request a cast */
+    bool is_try_cast;                /* out: the requested casts are TRY_CASTs (try_ functions) */
     const dl_type *ret_type;         /* out: the result type */
     void *bind_data;                 /* out: the kernel's bound data, or NULL */
     dl_arena *arena;                 /* statement arena: types and bind data live here */
