@@ -382,7 +382,7 @@ dl_sql_binder_call(dl_sql_binder *b, const dl_sql_fn_def *def, const char *name,
     for (int32_t i = 0; i < n_args; i++) {
         e->args[i] = args[i];
         if (fb.cast_to[i] != NULL) {
-            dl_sql_cast_mode mode = fb.is_try_cast   ? DL_SQL_CAST_TRY
+            dl_sql_cast_mode mode = fb.is_try_cast      ? DL_SQL_CAST_TRY
                                     : b->exec->env.ansi ? DL_SQL_CAST_ANSI
                                                         : DL_SQL_CAST_LEGACY;
             DL_TRY(cast_with_mode(b, args[i], fb.cast_to[i], mode, &e->args[i], err));

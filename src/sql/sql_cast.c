@@ -207,8 +207,7 @@ dl_sql_cast_is_upcast(const dl_type *from, const dl_type *to) {
         return true;
     }
     if (t == DL_VEC_TYPE_DECIMAL && dl_sql_is_numeric(from)) {
-        return (dl_sql_is_integral(from) || f == DL_VEC_TYPE_DECIMAL) &&
-               decimal_is_wider(to, from);
+        return (dl_sql_is_integral(from) || f == DL_VEC_TYPE_DECIMAL) && decimal_is_wider(to, from);
     }
     if (f == DL_VEC_TYPE_DECIMAL && dl_sql_is_numeric(to)) {
         return dl_sql_is_integral(to) && decimal_is_tighter(from, to);

@@ -556,10 +556,9 @@ dl_sql_cast_bad_value(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const cha
                                "overflow (the value %s)",
                                from_name, to_name, column, value);
     }
-    return dl_sql_fail_run(err, hint,
-                           "[%s] The value %s of the type \"%s\" cannot be cast to \"%s\" %s",
-                           error_class, value, from_name, to_name,
-                           is_invalid ? "because it is malformed" : "due to an overflow");
+    return dl_sql_fail_run(
+        err, hint, "[%s] The value %s of the type \"%s\" cannot be cast to \"%s\" %s", error_class,
+        value, from_name, to_name, is_invalid ? "because it is malformed" : "due to an overflow");
 }
 
 /* ---- Java's Double.parseDouble ----------------------------------------------------------------

@@ -17,12 +17,13 @@
 #include "sql/sql_fn_int.h"
 
 static dl_status
-overflow(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const dl_vector *src, dl_vector *out, int64_t row, int64_t v,
-         dl_error *err) {
+overflow(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const dl_vector *src, dl_vector *out,
+         int64_t row, int64_t v, dl_error *err) {
     char text[32];
     int n = snprintf(text, sizeof(text), "%lld", (long long)v);
-    return dl_sql_cast_bad_value(env, mode, "CAST_OVERFLOW", dl_str_make(text, (size_t)DL_MAX(n, 0)),
-                                 src->type, out->type, out, row, err);
+    return dl_sql_cast_bad_value(env, mode, "CAST_OVERFLOW",
+                                 dl_str_make(text, (size_t)DL_MAX(n, 0)), src->type, out->type, out,
+                                 row, err);
 }
 
 /* Microseconds of local midnight of days, as wall-clock (false beyond the range). */
@@ -32,8 +33,9 @@ midnight(int32_t days, int64_t *out) {
 }
 
 static dl_status
-from_date(const dl_sql_fn_env *env, const dl_sql_tz *tz, dl_sql_cast_mode mode, const dl_vector *src, const dl_vec_unified *u,
-          int64_t count, dl_vector *out, int64_t base, dl_error *err) {
+from_date(const dl_sql_fn_env *env, const dl_sql_tz *tz, dl_sql_cast_mode mode,
+          const dl_vector *src, const dl_vec_unified *u, int64_t count, dl_vector *out,
+          int64_t base, dl_error *err) {
     int64_t *data = out->data;
     bool is_ntz = out->type->id == DL_VEC_TYPE_TIMESTAMP_NTZ;
     for (int64_t i = 0; i < count; i++) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Arithmetic operators as Spark types and evaluates them: + - * / % div pmod (and mod,
- * try_add, try_subtract, try_multiply, try_divide, try_mod), unary negate/positive/abs, and the bitwise
- * operators & | ^ ~ << >> >>> with bit_count.
+ * try_add, try_subtract, try_multiply, try_divide, try_mod), unary negate/positive/abs, and the
+ * bitwise operators & | ^ ~ << >> >>> with bit_count.
  *
  * Result types (Spark's TypeCoercion and DecimalPrecision, spark.sql.decimalOperations.
  * allowPrecisionLoss = true):
@@ -374,8 +374,8 @@ static const char *const arith_names[] = {"+",
                                           "try_multiply",
                                           "try_divide",
                                           "try_mod"};
-static const arith_op arith_ops[] = {OP_ADD,  OP_SUB,  OP_MUL, OP_DIV, OP_MOD, OP_MOD, OP_IDIV,
-                                     OP_PMOD, OP_ADD,  OP_SUB, OP_MUL, OP_DIV, OP_MOD};
+static const arith_op arith_ops[] = {OP_ADD,  OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_MOD, OP_IDIV,
+                                     OP_PMOD, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD};
 static const char *const try_names[] = {"try_add", "try_subtract", "try_multiply", "try_divide",
                                         "try_mod"};
 

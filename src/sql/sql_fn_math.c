@@ -154,8 +154,8 @@ k_round(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *
             break;
         default:
             DL_TRY(narrow_int(exact,
-                              round_int(dl_sql_i8(DL_SQL_U(&u, int8_t, i)), bd->scale, bd->mode),
-                              8, &n, err));
+                              round_int(dl_sql_i8(DL_SQL_U(&u, int8_t, i)), bd->scale, bd->mode), 8,
+                              &n, err));
             ((int8_t *)out->data)[i] = (int8_t)n;
             break;
         }

@@ -132,7 +132,8 @@ tokenize(dl_str f, nf_format *nf, dl_error *err) {
         if (is_digit_kind(t.kind) || t.kind == NF_SEP) {
             DL_TRY(push(nf->raw, &nf->n_raw, t, err));
             nf_token *last = nf->n_tok > 0 ? &nf->tok[nf->n_tok - 1] : NULL;
-            if (last != NULL && last->kind == NF_GROUP && last->first + last->num == nf->n_raw - 1) {
+            if (last != NULL && last->kind == NF_GROUP &&
+                last->first + last->num == nf->n_raw - 1) {
                 last->num++;
                 continue;
             }
@@ -182,9 +183,10 @@ group_problem(const nf_format *nf, const nf_token *g, bool after_point) {
 static int
 first_out_of_order(const nf_format *nf) {
     static const unsigned allowed[] = {
-        1u << NF_OPEN,  (1u << NF_MINUS) | (1u << NF_SIGN), 1u << NF_DOLLAR, 1u << NF_GROUP,
-        1u << NF_POINT, 1u << NF_GROUP,                     1u << NF_DOLLAR,
-        (1u << NF_MINUS) | (1u << NF_SIGN) | (1u << NF_CLOSE)};
+        1u << NF_OPEN,   (1u << NF_MINUS) | (1u << NF_SIGN),
+        1u << NF_DOLLAR, 1u << NF_GROUP,
+        1u << NF_POINT,  1u << NF_GROUP,
+        1u << NF_DOLLAR, (1u << NF_MINUS) | (1u << NF_SIGN) | (1u << NF_CLOSE)};
     int at = 0;
     for (size_t k = 0; k < DL_ARRAY_LEN(allowed); k++) {
         if (at < nf->n_tok && (allowed[k] & (1u << nf->tok[at].kind)) != 0) {
@@ -234,8 +236,8 @@ validate(const nf_format *nf, const char *text, dl_error *err) {
         const char *problem = nf->tok[i].kind == NF_GROUP
                                   ? group_problem(nf, &nf->tok[i], point >= 0 && i > point)
                                   : NULL;
-        DL_CHECK(problem == NULL, err, DL_ERR_SQL_BIND, "[INVALID_FORMAT.%s in the number format '%s'",
-                 problem, text);
+        DL_CHECK(problem == NULL, err, DL_ERR_SQL_BIND,
+                 "[INVALID_FORMAT.%s in the number format '%s'", problem, text);
     }
     static const nf_kind once[] = {NF_POINT, NF_SIGN, NF_MINUS, NF_DOLLAR, NF_CLOSE};
     for (size_t k = 0; k < DL_ARRAY_LEN(once); k++) {
@@ -447,8 +449,9 @@ k_to_number(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vect
             DL_TRY(dl_sql_out_set_null(out, i, err));
             continue;
         }
-        return dl_sql_fail_run(err, "correct the value or the format, or use try_to_number to "
-                                    "tolerate input that does not match and return NULL instead",
+        return dl_sql_fail_run(err,
+                               "correct the value or the format, or use try_to_number to "
+                               "tolerate input that does not match and return NULL instead",
                                "[INVALID_FORMAT.MISMATCH_INPUT] the input '%.*s' does not match "
                                "the number format '%s'",
                                (int)DL_MIN(s.len, 200), s.ptr, bd->text);

@@ -26,8 +26,8 @@ typedef enum setting_kind {
     SETTING_TEXT = 0,
     SETTING_BOOL,
     SETTING_POSITIVE_INT,
-    SETTING_BYTES,    /* a whole number of bytes, 0 or more (Spark's longConf) */
-    SETTING_FRACTION, /* a number from 0 to 1 (Spark's doubleConf with that check) */
+    SETTING_BYTES,        /* a whole number of bytes, 0 or more (Spark's longConf) */
+    SETTING_FRACTION,     /* a number from 0 to 1 (Spark's doubleConf with that check) */
     SETTING_STORE_POLICY, /* ANSI, LEGACY or STRICT, any case (kept upper case, as Spark) */
 } setting_kind;
 
@@ -206,9 +206,8 @@ static const char *const store_policies[] = {"ANSI", "LEGACY", "STRICT"};
 
 dl_sql_store_policy
 dl_sql_session_store_policy(const dl_sql_session *session) {
-    const char *v = session != NULL
-                        ? dl_sql_session_get(session, "spark.sql.storeAssignmentPolicy")
-                        : NULL;
+    const char *v =
+        session != NULL ? dl_sql_session_get(session, "spark.sql.storeAssignmentPolicy") : NULL;
     for (size_t i = 0; v != NULL && i < DL_ARRAY_LEN(store_policies); i++) {
         if (strcmp(v, store_policies[i]) == 0) {
             return (dl_sql_store_policy)i;

@@ -211,8 +211,8 @@ TEST(test_settings_set_and_reset) {
     CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_STRICT);
     CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy",
                    "spark.sql.storeAssignmentPolicy\tSTRICT\n"));
-    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose",
-                         DL_ERR_INVALID_ARG, "must be ANSI, LEGACY or STRICT"));
+    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose", DL_ERR_INVALID_ARG,
+                         "must be ANSI, LEGACY or STRICT"));
     CHECK(et_check(session, "RESET spark.sql.storeAssignmentPolicy", ""));
     CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_ANSI);
     CHECK(et_check(session, "SET my.own.key = hello", ""));
