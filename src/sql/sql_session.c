@@ -26,9 +26,10 @@ typedef enum setting_kind {
     SETTING_TEXT = 0,
     SETTING_BOOL,
     SETTING_POSITIVE_INT,
-    SETTING_BYTES,        /* a whole number of bytes, 0 or more (Spark's longConf) */
-    SETTING_FRACTION,     /* a number from 0 to 1 (Spark's doubleConf with that check) */
-    SETTING_STORE_POLICY, /* ANSI, LEGACY or STRICT, any case (kept upper case, as Spark) */
+    SETTING_BYTES,    /* a whole number of bytes, 0 or more (Spark's longConf) */
+    SETTING_FRACTION, /* a number from 0 to 1 (Spark's doubleConf with that check) */
+    /* ANSI, LEGACY or STRICT in any case, kept upper case (as Spark) */
+    SETTING_STORE_POLICY,
 } setting_kind;
 
 static const struct known_setting {
