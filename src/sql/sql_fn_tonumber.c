@@ -414,6 +414,10 @@ parse_number(const nf_format *nf, dl_str s, dl_i128 *out) {
     if (i < s.len || (p.n_before + p.n_after == 0 && nf->scale == 0)) {
         return false; /* Spark's BigDecimal("") fails too; with a scale, no digits is 0 */
     }
+    if (p.n_before > nf->precision - nf->scale) {
+        return false; /* digits of a group after the point, in an input without the point:
+                         Spark's Decimal(..., p, s) refuses the value as too large */
+    }
     dl_i128 v = 0;
     for (int k = 0; k < p.n_before; k++) {
         v = v * 10 + (p.before[k] - '0');
