@@ -209,6 +209,15 @@ dl_sql_bexpr *dl_sql_bexpr_new(dl_sql_binder *b, dl_sql_bexpr_kind kind, const d
 DL_NODISCARD dl_status dl_sql_binder_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type,
                                           dl_sql_bexpr **out, dl_error *err);
 
+/* expr cast to the type of column col of table (a write: INSERT, UPDATE SET, MERGE), as Spark's
+ * store assignment does under spark.sql.storeAssignmentPolicy -- whatever
+ * spark.sql.ansi.enabled says: ANSI (the default) allows the casts ANSI CAST allows and fails on
+ * a bad value, naming the column; LEGACY casts as the non-ANSI CAST (a bad value is stored as
+ * NULL); STRICT allows only up-casts (CANNOT_UP_CAST_DATATYPE). */
+DL_NODISCARD dl_status dl_sql_binder_store_cast(dl_sql_binder *b, dl_sql_bexpr *expr,
+                                                const dl_type_field *col, const char *table,
+                                                dl_sql_bexpr **out, dl_error *err);
+
 /* The common type of a and b (Spark's coercion), or a bind error at loc naming what. */
 DL_NODISCARD dl_status dl_sql_binder_common_type(dl_sql_binder *b, const dl_type *a,
                                                  const dl_type *c, uint32_t loc, const char *what,

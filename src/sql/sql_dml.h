@@ -190,12 +190,21 @@ typedef enum dl_sql_dml_assign_mode {
     DL_SQL_DML_ASSIGN_PRESERVE,
 } dl_sql_dml_assign_mode;
 
+/* Where an assigned value is written: column of table, for the write's cast (NULL column: a
+ * value deltalite made itself, cast as the binder casts). */
+typedef struct dl_sql_dml_dest {
+    const char *column;
+    const char *table;
+} dl_sql_dml_dest;
+
 /* v as a value of column type t: structs field by field by name (ASCII case-blind; a NULL
  * struct stays NULL; fields t lacks fail unless mode allows them, see above; old is the
- * target's value or NULL), everything else cast as the binder casts. */
+ * target's value or NULL), everything else cast as a write to dest casts it
+ * (dl_sql_binder_store_cast: spark.sql.storeAssignmentPolicy). */
 DL_NODISCARD dl_status dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t,
                                                dl_sql_bexpr *old, dl_sql_dml_assign_mode mode,
-                                               uint32_t loc, dl_sql_bexpr **out, dl_error *err);
+                                               dl_sql_dml_dest dest, uint32_t loc,
+                                               dl_sql_bexpr **out, dl_error *err);
 
 /* schema as metaData.schemaString, in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,

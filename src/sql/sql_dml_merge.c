@@ -336,8 +336,9 @@ star_value(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, int32_t c
     }
     dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, mg->t.schema->fields[c].type);
     DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
-    return dl_sql_dml_assign_value(b, *out, f->type, old, DL_SQL_DML_ASSIGN_PRESERVE, cl->loc, out,
-                                   err);
+    dl_sql_dml_dest dest = {.column = f->name, .table = mg->t.display};
+    return dl_sql_dml_assign_value(b, *out, f->type, old, DL_SQL_DML_ASSIGN_PRESERVE, dest, cl->loc,
+                                   out, err);
 }
 
 static dl_status
@@ -424,9 +425,10 @@ finish_value(dl_sql_binder *b, const merge *mg, const dl_type_field *f, bool is_
     }
     dl_sql_dml_assign_mode mode =
         mg->is_evolving ? DL_SQL_DML_ASSIGN_NULLIFY : DL_SQL_DML_ASSIGN_EXACT;
-    dl_status s = dl_sql_dml_assign_value(b, *v, f->type, NULL, mode, mg->stmt->loc, v, err);
+    dl_sql_dml_dest dest = {.column = f->name, .table = mg->t.display};
+    dl_status s = dl_sql_dml_assign_value(b, *v, f->type, NULL, mode, dest, mg->stmt->loc, v, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "MERGE: cannot write column '%s': ", f->name);
+        dl_error_prefix(err, "MERGE: cannot write column '%s'", f->name);
     }
     return s;
 }
@@ -475,7 +477,8 @@ old_value(dl_sql_binder *b, const merge *mg, int32_t c, dl_sql_bexpr **out, dl_e
                      : dl_sql_dml_null(b, type);
     DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
     if (c < mg->n && !dl_vec_type_equal((*out)->type, type)) {
-        return dl_sql_dml_assign_value(b, *out, type, NULL, DL_SQL_DML_ASSIGN_NULLIFY,
+        dl_sql_dml_dest own = {0};
+        return dl_sql_dml_assign_value(b, *out, type, NULL, DL_SQL_DML_ASSIGN_NULLIFY, own,
                                        mg->stmt->loc, out, err);
     }
     return DL_OK;

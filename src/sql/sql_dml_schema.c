@@ -329,7 +329,8 @@ null_if_null(dl_sql_binder *b, dl_sql_bexpr *v, dl_sql_bexpr *e, uint32_t loc, d
 /* Field f of struct type t from v's struct (old: the target's value, for PRESERVE). */
 static dl_status
 assign_field(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, int32_t f, dl_sql_bexpr *old,
-             dl_sql_dml_assign_mode mode, uint32_t loc, dl_sql_bexpr **out, dl_error *err) {
+             dl_sql_dml_assign_mode mode, dl_sql_dml_dest dest, uint32_t loc, dl_sql_bexpr **out,
+             dl_error *err) {
     const char *name = t->fields[f].name;
     int32_t j = type_field_index(v->type, name);
     int32_t k = old != NULL ? type_field_index(old->type, name) : -1;
@@ -338,7 +339,8 @@ assign_field(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, int32_t f, dl_
     if (j >= 0) {
         dl_sql_bexpr *src_f = field_of(b, v, j, loc);
         DL_CHECK(src_f != NULL, err, DL_ERR_NOMEM, "out of memory");
-        return dl_sql_dml_assign_value(b, src_f, t->fields[f].type, old_f, mode, loc, out, err);
+        return dl_sql_dml_assign_value(b, src_f, t->fields[f].type, old_f, mode, dest, loc, out,
+                                       err);
     }
     if (mode == DL_SQL_DML_ASSIGN_EXACT) {
         DL_SQL_BIND_FAIL(b, loc, DL_ERR_SCHEMA, err,
@@ -349,8 +351,9 @@ assign_field(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, int32_t f, dl_
                          name);
     }
     if (mode == DL_SQL_DML_ASSIGN_PRESERVE && old_f != NULL) {
+        dl_sql_dml_dest own = {0};
         return dl_sql_dml_assign_value(b, old_f, t->fields[f].type, NULL, DL_SQL_DML_ASSIGN_NULLIFY,
-                                       loc, out, err);
+                                       own, loc, out, err);
     }
     *out = dl_sql_dml_null(b, t->fields[f].type);
     DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -359,11 +362,15 @@ assign_field(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, int32_t f, dl_
 
 dl_status
 dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, dl_sql_bexpr *old,
-                        dl_sql_dml_assign_mode mode, uint32_t loc, dl_sql_bexpr **out,
-                        dl_error *err) {
+                        dl_sql_dml_assign_mode mode, dl_sql_dml_dest dest, uint32_t loc,
+                        dl_sql_bexpr **out, dl_error *err) {
     if (t->id != DL_VEC_TYPE_STRUCT || v->type->id != DL_VEC_TYPE_STRUCT ||
         dl_vec_type_equal(v->type, t)) {
-        return dl_sql_binder_cast(b, v, t, out, err);
+        if (dest.column == NULL) {
+            return dl_sql_binder_cast(b, v, t, out, err);
+        }
+        dl_type_field col = {.name = dest.column, .type = t, .is_nullable = true};
+        return dl_sql_binder_store_cast(b, v, &col, dest.table, out, err);
     }
     for (int32_t j = 0; j < v->type->n_fields; j++) {
         if (type_field_index(t, v->type->fields[j].name) < 0) {
@@ -378,7 +385,7 @@ dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t, dl_
         dl_arena_alloc_zero(b->arena, (size_t)(t->n_fields + 1) * sizeof(dl_sql_bexpr *));
     DL_CHECK(args != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t f = 0; f < t->n_fields; f++) {
-        DL_TRY(assign_field(b, v, t, f, old, mode, loc, &args[f], err));
+        DL_TRY(assign_field(b, v, t, f, old, mode, dest, loc, &args[f], err));
     }
     const dl_sql_fn_def *mk = dl_sql_binder_lookup(b, DL_STR("struct"));
     DL_CHECK(mk != NULL, err, DL_ERR_INTERNAL, "the struct function is not registered");

@@ -14,7 +14,9 @@
  *     is a hash join and not a cross product (a CROSS join with keys becomes INNER). A
  *     disjunction whose every branch holds the same such equality (TPC-H q19's shape) gives
  *     that equality as a key as well, the disjunction staying above;
- *   - two FILTERs in a row become one.
+ *   - two FILTERs in a row become one, the lower one's conjuncts first (Spark's CombineFilters):
+ *     rows run through them in order, so a condition below that guards one above (x <> 0
+ *     under 10 / x > 1) still keeps ANSI mode's errors away from the rows it removes.
  */
 #include <string.h>
 
@@ -311,7 +313,7 @@ dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
     for (int guard = 0; p->kind == DL_SQL_PLAN_FILTER && p->left != NULL && guard < 64; guard++) {
         dl_sql_plan *child = p->left;
         if (child->kind == DL_SQL_PLAN_FILTER) {
-            dl_sql_bexpr *both[2] = {p->u.cond, child->u.cond};
+            dl_sql_bexpr *both[2] = {child->u.cond, p->u.cond};
             DL_TRY(and_of(exec->arena, both, 2, &child->u.cond, err));
             *node = child;
         } else if (child->kind == DL_SQL_PLAN_PROJECT) {

@@ -32,7 +32,8 @@ static const struct known_setting {
     const char *default_value;
     setting_kind kind;
 } known_settings[] = {
-    {"spark.sql.ansi.enabled", "false", SETTING_BOOL},
+    {"spark.sql.ansi.enabled", "true", SETTING_BOOL},            /* Spark 4's default */
+    {"spark.sql.storeAssignmentPolicy", "ANSI", SETTING_OPTION}, /* how writes cast values */
     {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE},
     {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL},
     {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
@@ -59,6 +60,7 @@ static const struct setting_rule {
     const char *refused;
 } setting_rules[] = {
     {"spark.sql.sources.partitionOverwriteMode", "STATIC, DYNAMIC", NULL},
+    {"spark.sql.storeAssignmentPolicy", "ANSI, LEGACY, STRICT", NULL},
     {"spark.sql.caseSensitive", NULL, "true"},
 };
 
@@ -226,6 +228,20 @@ dl_sql_session_is_ansi(const dl_sql_session *session) {
     return v != NULL && strcmp(v, "true") == 0;
 }
 
+static const char *const store_policies[] = {"ANSI", "LEGACY", "STRICT"};
+
+dl_sql_store_policy
+dl_sql_session_store_policy(const dl_sql_session *session) {
+    const char *v =
+        session != NULL ? dl_sql_session_get(session, "spark.sql.storeAssignmentPolicy") : NULL;
+    for (size_t i = 0; v != NULL && i < DL_ARRAY_LEN(store_policies); i++) {
+        if (strcmp(v, store_policies[i]) == 0) {
+            return (dl_sql_store_policy)i;
+        }
+    }
+    return DL_SQL_STORE_ANSI;
+}
+
 void
 dl_sql_session_set_fn_lookup(dl_sql_session *session, dl_sql_fn_lookup_fn lookup) {
     session->fn_lookup = lookup != NULL ? lookup : dl_sql_fn_lookup;
@@ -310,7 +326,7 @@ check_range(const struct known_setting *k, const char *v, dl_error *err) {
 
 /* One of k's options, in any case (kept as written, as Spark keeps it). */
 static dl_status
-check_option(const struct known_setting *k, dl_str v, const char *text, dl_error *err) {
+check_option(const struct known_setting *k, dl_str v, char *norm, size_t cap, dl_error *err) {
     const struct setting_rule *rule = find_rule(k->key);
     DL_CHECK(rule != NULL && rule->options != NULL, err, DL_ERR_INTERNAL,
              "setting %s has no options listed", k->key);
@@ -320,12 +336,14 @@ check_option(const struct known_setting *k, dl_str v, const char *text, dl_error
         while (n < rest.len && rest.ptr[n] != ',') {
             n++;
         }
-        if (dl_str_eq_nocase(dl_str_trim(dl_str_make(rest.ptr, n)), v)) {
+        dl_str option = dl_str_trim(dl_str_make(rest.ptr, n));
+        if (dl_str_eq_nocase(option, v)) {
+            dl_str_copy_to(option, norm, cap); /* Spark's spelling, as its SQLConf keeps it */
             return DL_OK;
         }
         rest = n < rest.len ? dl_str_make(rest.ptr + n + 1, rest.len - n - 1) : dl_str_make("", 0);
     }
-    CONF_FAIL(err, "OUT_OF_RANGE_OF_OPTIONS", "It should be one of '%s'.", text, k->key,
+    CONF_FAIL(err, "OUT_OF_RANGE_OF_OPTIONS", "It should be one of '%s'.", norm, k->key,
               rule->options);
 }
 
@@ -361,7 +379,7 @@ check_value(const char *key, const char *value, char *norm, size_t cap, dl_error
         return s;
     }
     case SETTING_OPTION:
-        return check_option(k, v, norm, err);
+        return check_option(k, v, norm, cap, err);
     default:
         return check_range(k, norm, err);
     }

@@ -202,11 +202,19 @@ TEST(test_scalar_and_exists_subqueries) {
 }
 
 TEST(test_settings_set_and_reset) {
-    CHECK(et_check(session, "SET spark.sql.ansi.enabled = TRUE", ""));
-    CHECK(et_check(session, "SET spark.sql.ansi.enabled", "spark.sql.ansi.enabled\ttrue\n"));
-    CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "true") == 0);
-    CHECK(et_check(session, "RESET spark.sql.ansi.enabled", ""));
+    CHECK(et_check(session, "SET spark.sql.ansi.enabled = FALSE", ""));
+    CHECK(et_check(session, "SET spark.sql.ansi.enabled", "spark.sql.ansi.enabled\tfalse\n"));
     CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "false") == 0);
+    CHECK(et_check(session, "RESET spark.sql.ansi.enabled", ""));
+    CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "true") == 0);
+    CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy = strict", ""));
+    CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_STRICT);
+    CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy",
+                   "spark.sql.storeAssignmentPolicy\tSTRICT\n"));
+    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose", DL_ERR_INVALID_ARG,
+                         "It should be one of 'ANSI, LEGACY, STRICT'"));
+    CHECK(et_check(session, "RESET spark.sql.storeAssignmentPolicy", ""));
+    CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_ANSI);
     CHECK(et_check(session, "SET my.own.key = hello", ""));
     CHECK(et_check(session, "SET my.own.key", "my.own.key\thello\n"));
     CHECK(et_check(session, "SET unknown.key", "unknown.key\t<undefined>\n"));
