@@ -208,12 +208,10 @@ dl_status
 dl_delta_log_list_read(dl_delta_table *table, int64_t from_version, dl_arena *arena,
                        dl_delta_log_list *out, dl_error *err) {
     memset(out, 0, sizeof(*out));
-    char start_after[512];
     const char *after = NULL;
     if (from_version >= 0) {
-        (void)snprintf(start_after, sizeof(start_after), "%s%020lld", table->log_dir,
-                       (long long)from_version);
-        after = start_after;
+        after = dl_arena_printf(arena, "%s%020lld", table->log_dir, (long long)from_version);
+        DL_CHECK(after != NULL, err, DL_ERR_NOMEM, "out of memory listing %s", table->display);
     }
     dl_store_listing listing;
     dl_status st = dl_store_list(table->store, table->log_dir, after, 0, arena, &listing, err);

@@ -323,11 +323,12 @@ attempt_text(dl_delta_tx *tx, const dl_delta_tx_plan *plan, int64_t version, int
     return dl_buf_append(out, plan->body.data, plan->body.len, err);
 }
 
-static void
-commit_path(const dl_delta_tx *tx, int64_t version, char *out, size_t cap) {
+/* The commit file of version, in scratch; NULL when out of memory. */
+static const char *
+commit_path(const dl_delta_tx *tx, int64_t version, dl_arena *scratch) {
     char name[32];
     dl_delta_commit_name(version, name);
-    (void)snprintf(out, cap, "%s%s", tx->table->log_dir, name);
+    return dl_arena_printf(scratch, "%s%s", tx->table->log_dir, name);
 }
 
 /* After an I/O error on the put: true when the file at version is this transaction's. */
@@ -389,8 +390,9 @@ attempt_put(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st, dl
     int64_t ict = DL_MAX(now, st->prev_ts + 1);
     *out_ict = ict;
     DL_TRY(attempt_text(tx, plan, st->version, ict, scratch, text, err));
-    char path[1024];
-    commit_path(tx, st->version, path, sizeof(path));
+    const char *path = commit_path(tx, st->version, scratch);
+    DL_CHECK(path != NULL, err, DL_ERR_NOMEM, "out of memory committing version %lld of %s",
+             (long long)st->version, tx->table->display);
     dl_status s = dl_store_put_if_absent(tx->table->store, path, text->data, text->len, err);
     if (s == DL_ERR_IO && is_own_commit(tx, st->version, scratch)) {
         dl_error_clear(err);
