@@ -112,6 +112,12 @@ TEST(test_cli_dot_commands_from_stdin) {
     CHECK_STR_EQ(err_buf, "Error: unknown command '.bogus': .help lists the commands\n");
     CHECK_INT_EQ(run(ARGS("wh"), ".help\n"), 0);
     CHECK(strstr(out_buf, ".mode [MODE]") != NULL);
+    /* A line too long to read whole is refused, not cut (".mode" would show the mode). */
+    static char long_line[1200];
+    (void)snprintf(long_line, sizeof(long_line), ".mode%1100sjson\n", "");
+    CHECK_INT_EQ(run(ARGS("wh"), long_line), 1);
+    CHECK_STR_EQ(out_buf, "");
+    CHECK_STR_EQ(err_buf, "Error: the dot-command line is 1109 bytes; at most 1023 are read\n");
 }
 
 TEST(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse) {
