@@ -60,6 +60,22 @@ dl_delta_commit_name(int64_t version, char out[32]) {
     (void)snprintf(out, 32, "%020lld.json", (long long)version);
 }
 
+dl_status
+dl_delta_commit_check_size(const dl_delta_log_file *lf, dl_error *err) {
+    if (lf->size != 0) {
+        return DL_OK;
+    }
+    DL_ERROR_WHERE(err);
+    dl_error_set(err, DL_ERR_CORRUPT,
+                 "commit _delta_log/%s is empty (0 bytes): every commit holds at least one "
+                 "action, so this one lost its contents (a crash, a full disk or a bad copy)",
+                 lf->name);
+    dl_error_hint(err, "restore the file from a backup; if it is the newest version and nothing "
+                       "has read it, moving it out of _delta_log makes the table its previous "
+                       "version again");
+    return DL_ERR_CORRUPT;
+}
+
 bool
 dl_delta_str_eq_nocase_cstr(dl_str s, const char *lit) {
     return dl_str_eq_nocase(s, dl_str_from_cstr(lit));
@@ -402,6 +418,7 @@ check_contiguous(const dl_delta_log_list *list, int64_t start, int64_t v, dl_del
     }
     int64_t expect = start + 1;
     for (size_t i = lo; i < hi; i++, expect++) {
+        DL_TRY(dl_delta_commit_check_size(&list->commits[i], err));
         if (list->commits[i].version != expect) {
             char versions[160];
             format_versions(list, i > 0 ? i - 1 : i, hi, versions, sizeof(versions));
