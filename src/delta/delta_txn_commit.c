@@ -505,8 +505,10 @@ dl_delta_tx_commit(dl_delta_tx *tx, dl_delta_commit_result *out, dl_error *err) 
         res->isolation = plan.isolation;
         res->is_blind_append = plan.is_blind_append;
         post_commit(tx, &plan, res);
+    } else if (s != DL_ERR_CONFLICT && tx->read_version < 0) {
+        dl_error_prefix(err, "%s: cannot commit the table's first version", tx->table->display);
     } else if (s != DL_ERR_CONFLICT) {
-        dl_error_prefix(err, "%s: commit after version %lld", tx->table->display,
+        dl_error_prefix(err, "%s: cannot commit on top of version %lld", tx->table->display,
                         (long long)tx->read_version);
     }
     dl_buf_destroy(&plan.body);
