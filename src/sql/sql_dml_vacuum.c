@@ -14,6 +14,9 @@
  *               touched), deletion-vector files, needed files, and files modified after the
  *               cutoff (a writer may be about to commit them).
  *
+ * The table's protocol is checked first, as for every write: writer features deltalite cannot
+ * honour refuse VACUUM, DRY RUN too, before anything is listed or deleted.
+ *
  * DRY RUN deletes nothing and returns the candidates (column `path`, absolute paths as Spark
  * shows them); otherwise the files are deleted and the result is the table's path. No commit
  * is written (Spark writes VACUUM START/END only when vacuum logging is enabled). Time travel
@@ -74,6 +77,18 @@ open_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err)
         return s;
     }
     DL_TRY(dl_sql_hold_snapshot(b, v->snap, err));
+    /* Deleting files is writing: a protocol whose writer features deltalite cannot honour is
+     * refused, as every other write (and as vacuumProtocolCheck requires: VACUUM checks the
+     * reader and writer protocol before it deletes anything). */
+    s = dl_delta_protocol_check_write(
+        dl_delta_snapshot_protocol(v->snap), dl_delta_snapshot_metadata(v->snap),
+        dl_delta_snapshot_schema(v->snap), 0, err);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "VACUUM %s v%lld", v->display,
+                        (long long)dl_delta_snapshot_version(v->snap));
+        dl_sql_binder_locate(b, stmt->loc, err);
+        return s;
+    }
     v->store = dl_delta_snapshot_store(v->snap);
     v->root = dl_delta_snapshot_root(v->snap);
     const char *conf = dl_delta_metadata_config(dl_delta_snapshot_metadata(v->snap),
