@@ -58,6 +58,20 @@ read_line(FILE *f, dl_buf *buf) {
     return any;
 }
 
+/* Whether stmt (what was read of the next statement) or the rest of f holds more than blanks. */
+static bool
+has_more_input(FILE *f, dl_buf *line, const dl_buf *stmt) {
+    if (!is_blank((const char *)stmt->data, stmt->len)) {
+        return true;
+    }
+    while (read_line(f, line)) {
+        if (!is_blank((const char *)line->data, line->len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool
 dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
     dl_buf line;
@@ -95,6 +109,10 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
     }
     if (stmt.len > 0 && !sh->should_quit && (ok || !sh->bail)) {
         ok = dl_shell_run_sql(sh, (const char *)stmt.data, stmt.len, source, first_line) && ok;
+    }
+    if (sh->is_late_interrupt && has_more_input(f, &line, &stmt)) {
+        dl_shell_note_skipped(sh);
+        ok = false;
     }
     dl_buf_destroy(&stmt);
     dl_buf_destroy(&line);

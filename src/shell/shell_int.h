@@ -109,7 +109,8 @@ typedef struct dl_shell {
     bool bail;           /* stop at the first failing statement */
     bool timer;          /* print each statement's run time */
     bool should_quit;    /* .quit was read, or Ctrl-C stopped a script */
-    bool is_interrupted; /* Ctrl-C cancelled the last statement */
+    bool is_interrupted; /* Ctrl-C cancelled the last statement, or came as it completed */
+    bool is_late_interrupt; /* Ctrl-C came after the last statement's commit: it completed */
     int64_t n_failed;    /* statements that failed */
     FILE *out;           /* results */
     FILE *err;           /* errors and notes */
@@ -127,6 +128,10 @@ bool dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *sou
 /* Prints the last error of sh->db for a statement whose text starts at line first_line of
  * source (NULL: no place). */
 void dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line);
+
+/* After a Ctrl-C that came as a statement completed: says that the input after it is not run
+ * (and counts that as a failure). */
+void dl_shell_note_skipped(dl_shell *sh);
 
 /* Runs a dot-command line (".mode csv"). Returns false when it failed. */
 bool dl_shell_dot_command(dl_shell *sh, const char *line);

@@ -16,7 +16,10 @@
  * Ctrl-C while a statement runs cancels it (deltalite_interrupt from a SIGINT handler, which
  * only stores a flag); the statement fails with "interrupted" and changes nothing. At an
  * interactive prompt the shell then reads the next statement; running a script or a pipe it
- * stops there (exit status 1). Outside statements SIGINT keeps its usual effect.
+ * stops there (exit status 1). A Ctrl-C that arrives after the statement's commit landed does
+ * not undo it: the statement is reported as it completed, and the statements after it are not
+ * run (a script then stops, with exit status 1 when some were left). Outside statements SIGINT
+ * keeps its usual effect.
  */
 #include <signal.h>
 #include <string.h>
@@ -181,9 +184,13 @@ now_seconds(void) {
 /* The handle a SIGINT cancels while a statement runs (one shell per process). */
 static deltalite_db *volatile interrupt_db;
 
+/* Set by a SIGINT during a statement, which may still complete (its commit had landed). */
+static volatile sig_atomic_t got_sigint;
+
 static void
 on_sigint(int sig) {
     (void)sig;
+    got_sigint = 1;
     deltalite_interrupt(interrupt_db);
 }
 
@@ -191,10 +198,12 @@ on_sigint(int sig) {
 static bool
 run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int64_t line) {
     double start = now_seconds();
-    struct sigaction on = {.sa_handler = on_sigint};
+    /* SA_RESTART: a write blocked on a full pipe resumes rather than losing output. */
+    struct sigaction on = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
     struct sigaction before;
     (void)sigemptyset(&on.sa_mask);
     interrupt_db = sh->db;
+    got_sigint = 0;
     bool is_caught = sigaction(SIGINT, &on, &before) == 0;
     deltalite_result *r = NULL;
     deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
@@ -218,7 +227,22 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
     if (sh->timer) {
         (void)fprintf(sh->out, "Run Time: %.3f s\n", now_seconds() - start);
     }
+    if (got_sigint) {
+        /* Ctrl-C came too late to cancel the statement (its commit had landed): it is reported
+         * as done, and nothing after it runs. */
+        sh->is_interrupted = true;
+        sh->is_late_interrupt = true;
+        sh->should_quit = !sh->is_interactive;
+    }
     return true;
+}
+
+void
+dl_shell_note_skipped(dl_shell *sh) {
+    (void)fprintf(sh->err, "Interrupted: the statement before had completed (Ctrl-C came too late "
+                           "to cancel it); the statements after it were not run\n");
+    sh->n_failed++;
+    sh->is_late_interrupt = false;
 }
 
 bool
@@ -229,7 +253,12 @@ dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
     dl_sql_piece piece;
     bool ok = true;
     sh->is_interrupted = false;
+    sh->is_late_interrupt = false;
     while (dl_sql_splitter_next(&sp, &piece)) {
+        if (sh->is_late_interrupt) {
+            dl_shell_note_skipped(sh);
+            return false;
+        }
         int64_t line = first_line + count_lines(sql, piece.offset);
         if (!run_statement(sh, sql + piece.offset, piece.len, source, line)) {
             ok = false;
