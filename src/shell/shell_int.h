@@ -90,7 +90,8 @@ typedef struct dl_shell_stream {
 
 void dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode,
                            const dl_shell_col *cols, int32_t n_cols);
-void dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells);
+/* lens[i] is cell i's length (its bytes may include NUL); lens NULL: every cell's strlen. */
+void dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells, const size_t *lens);
 void dl_shell_stream_end(dl_shell_stream *s);
 
 /* Display width of UTF-8 text: one column per code point (East Asian wide characters count

@@ -62,10 +62,15 @@ dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line) {
     (void)fflush(sh->err);
 }
 
+/* One result's columns and the current row's cells as the renderers take them. */
 typedef struct result_view {
     int32_t n_cols;
+    dl_shell_mode mode;
     dl_shell_col *cols;
     const char **cells;
+    size_t *lens;    /* each cell's bytes (a string may hold NUL bytes) */
+    bool *is_binary; /* per column: shown escaped (box, CSV, Markdown) */
+    dl_buf *shown;   /* per column: the cell rewritten for display, when it needs that */
 } result_view;
 
 static bool
@@ -76,19 +81,27 @@ is_nested_type(deltalite_type t) {
 static bool
 view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
     v->n_cols = deltalite_result_column_count(r);
+    v->mode = mode;
     size_t n = (size_t)v->n_cols + 1;
     v->cols = dl_mem_alloc_zero(NULL, n * sizeof(dl_shell_col));
     v->cells = dl_mem_alloc_zero(NULL, n * sizeof(char *));
-    if (v->cols == NULL || v->cells == NULL) {
+    v->lens = dl_mem_alloc_zero(NULL, n * sizeof(size_t));
+    v->is_binary = dl_mem_alloc_zero(NULL, n * sizeof(bool));
+    v->shown = dl_mem_alloc_zero(NULL, n * sizeof(dl_buf));
+    if (v->cols == NULL || v->cells == NULL || v->lens == NULL || v->is_binary == NULL ||
+        v->shown == NULL) {
         return false;
     }
     for (int32_t i = 0; i < v->n_cols; i++) {
         deltalite_type t = deltalite_result_column_type(r, i);
+        bool is_json_text = is_nested_type(t) || t == DELTALITE_TYPE_BINARY; /* binary: base64 */
         v->cols[i] = (dl_shell_col){.name = deltalite_result_column_name(r, i),
                                     .type = deltalite_result_column_type_name(r, i),
                                     .is_numeric = is_numeric_type(t),
                                     .is_boolean = t == DELTALITE_TYPE_BOOLEAN,
-                                    .is_json = mode == DL_SHELL_MODE_JSON && is_nested_type(t)};
+                                    .is_json = mode == DL_SHELL_MODE_JSON && is_json_text};
+        v->is_binary[i] = t == DELTALITE_TYPE_BINARY && mode != DL_SHELL_MODE_JSON;
+        dl_buf_init(&v->shown[i], NULL);
     }
     return true;
 }
@@ -96,8 +109,43 @@ view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
 static void
 view_destroy(result_view *v) {
     size_t n = (size_t)v->n_cols + 1;
+    for (int32_t i = 0; v->shown != NULL && i < v->n_cols; i++) {
+        dl_buf_destroy(&v->shown[i]);
+    }
     dl_mem_free(NULL, v->cols, n * sizeof(dl_shell_col));
     dl_mem_free(NULL, v->cells, n * sizeof(char *));
+    dl_mem_free(NULL, v->lens, n * sizeof(size_t));
+    dl_mem_free(NULL, v->is_binary, n * sizeof(bool));
+    dl_mem_free(NULL, v->shown, n * sizeof(dl_buf));
+}
+
+/*
+ * Rewrites cell i for display into v->shown[i] when it needs it:
+ *   binary   as DuckDB shows blobs: printable ASCII as it is, every other byte (and '\', '"',
+ *            '\'') as \xNN (JSON mode has it in base64 instead, as to_json);
+ *   strings  holding NUL bytes, in box and Markdown: each NUL as \x00, as box mode shows every
+ *            control character (CSV and JSON write the bytes, JSON as \u0000).
+ */
+static dl_status
+display_cell(result_view *v, int32_t i) {
+    const uint8_t *p = (const uint8_t *)v->cells[i];
+    size_t len = v->lens[i];
+    bool is_text_mode = v->mode == DL_SHELL_MODE_BOX || v->mode == DL_SHELL_MODE_MARKDOWN;
+    if (p == NULL || (!v->is_binary[i] && !(is_text_mode && memchr(p, '\0', len) != NULL))) {
+        return DL_OK;
+    }
+    dl_buf *out = &v->shown[i];
+    dl_buf_reset(out);
+    for (size_t k = 0; k < len; k++) {
+        bool is_plain = v->is_binary[i] ? p[k] >= 0x20 && p[k] < 0x7f && p[k] != '\\' &&
+                                              p[k] != '"' && p[k] != '\''
+                                        : p[k] != '\0';
+        DL_TRY(is_plain ? dl_buf_append_byte(out, p[k], NULL)
+                        : dl_buf_appendf(out, NULL, "\\x%02X", (unsigned)p[k]));
+    }
+    v->cells[i] = dl_buf_cstr(out);
+    v->lens[i] = out->len;
+    return DL_OK;
 }
 
 /* Moves to the next row and fetches its cells as text. */
@@ -106,8 +154,12 @@ next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
     deltalite_status ds = deltalite_result_next_row(r, out_has_row);
     for (int32_t i = 0; ds == DELTALITE_OK && *out_has_row && i < v->n_cols; i++) {
         ds = v->cols[i].is_json && !deltalite_result_is_null(r, i)
-                 ? deltalite_result_get_json(r, i, &v->cells[i], NULL)
-                 : deltalite_result_get_text(r, i, &v->cells[i], NULL);
+                 ? deltalite_result_get_json(r, i, &v->cells[i], &v->lens[i])
+                 : deltalite_result_get_text(r, i, &v->cells[i], &v->lens[i]);
+        if (ds == DELTALITE_OK && display_cell(v, i) != DL_OK) {
+            (void)fprintf(stderr, "Error: out of memory showing a value\n");
+            ds = DELTALITE_ERROR_NOMEM;
+        }
     }
     return ds;
 }
@@ -143,7 +195,7 @@ print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
     bool has_row = false;
     deltalite_status ds = DELTALITE_OK;
     while ((ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
-        dl_shell_stream_row(&s, v->cells);
+        dl_shell_stream_row(&s, v->cells, v->lens);
     }
     dl_shell_stream_end(&s);
     return ds;

@@ -23,16 +23,20 @@ static char out_buf[65536]; /* the last run's stdout */
 static char err_buf[65536]; /* and stderr */
 static bool has_engine;
 
-static void
+static size_t out_len;      /* bytes in out_buf (it may hold NUL bytes) */
+
+/* Reads the file into buf (NUL-terminated); returns its length. */
+static size_t
 slurp(const char *path, char *buf, size_t cap) {
     buf[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        return;
+        return 0;
     }
     size_t n = fread(buf, 1, cap - 1, f);
     buf[n] = '\0';
     (void)fclose(f);
+    return n;
 }
 
 static void
@@ -77,8 +81,8 @@ run(const char *const *args, const char *stdin_text) {
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
         return -1;
     }
-    slurp(out_path, out_buf, sizeof(out_buf));
-    slurp(err_path, err_buf, sizeof(err_buf));
+    out_len = slurp(out_path, out_buf, sizeof(out_buf));
+    (void)slurp(err_path, err_buf, sizeof(err_buf));
     return WEXITSTATUS(status);
 }
 
@@ -171,6 +175,32 @@ TEST(test_cli_csv_json_and_markdown_output) {
     CHECK_INT_EQ(run(ARGS("wh", "-json", "-c", nested), NULL), 0);
     CHECK_STR_EQ(out_buf, "[\n{\"s\":{\"x\":1,\"y\":null,\"z\":[1.5,null]},\"m\":{\"k\":\"v\"},"
                           "\"n\":null}\n]\n");
+}
+
+/* A string holding a NUL byte was cut there in every mode, its column name too, and binary
+ * values at their first 0x00. Box and Markdown show NUL as \x00 (as every control character)
+ * and binary as DuckDB shows blobs; CSV writes the bytes; JSON writes \u0000 and binary in
+ * base64 (as to_json). */
+TEST(test_cli_nul_bytes_and_binary_are_shown_whole) {
+    if (!has_engine) {
+        return;
+    }
+    const char *sql = "SELECT 'a\\0b', X'61006222' AS b";
+    CHECK_INT_EQ(run(ARGS("wh", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "┌────────┬────────────┐\n"
+                          "│  a\\0b  │     b      │\n"
+                          "│ string │   binary   │\n"
+                          "├────────┼────────────┤\n"
+                          "│ a\\x00b │ a\\x00b\\x22 │\n"
+                          "└────────┴────────────┘\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-markdown", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "| a\\0b | b |\n|---|---|\n| a\\x00b | a\\x00b\\x22 |\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-json", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "[\n{\"a\\\\0b\":\"a\\u0000b\",\"b\":\"YQBiIg==\"}\n]\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", sql), NULL), 0);
+    static const char csv[] = "a\\0b,b\na\0b,a\\x00b\\x22\n";
+    CHECK_INT_EQ(out_len, sizeof(csv) - 1);
+    CHECK(memcmp(out_buf, csv, sizeof(csv) - 1) == 0);
 }
 
 TEST(test_cli_errors_show_message_and_caret_and_exit_1) {
@@ -270,7 +300,7 @@ TEST(test_cli_ctrl_c_after_the_work_is_done_reports_it_and_runs_nothing_more) {
         n_lines += *p == '\n' ? 1 : 0;
     }
     CHECK_INT_EQ(n_lines, N_ORPHANS + 1); /* the header and every row */
-    slurp(err_path, err_buf, sizeof(err_buf));
+    (void)slurp(err_path, err_buf, sizeof(err_buf));
     CHECK_STR_EQ(err_buf, "Interrupted: the statement before had completed (Ctrl-C came too late "
                           "to cancel it); the statements after it were not run\n");
     (void)snprintf(path, sizeof(path), "%s/wh/w", dir);
@@ -317,6 +347,7 @@ main(int argc, char **argv) {
     RUN(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse);
     RUN(test_cli_box_output_of_a_query);
     RUN(test_cli_csv_json_and_markdown_output);
+    RUN(test_cli_nul_bytes_and_binary_are_shown_whole);
     RUN(test_cli_errors_show_message_and_caret_and_exit_1);
     RUN(test_cli_script_errors_name_the_file_and_line_and_continue_unless_bail);
     RUN(test_cli_ctrl_c_after_the_work_is_done_reports_it_and_runs_nothing_more);
