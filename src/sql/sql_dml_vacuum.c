@@ -12,7 +12,9 @@
  *   candidates  every file under the table folder except hidden ones (a path component
  *               starting with '_' or '.', so _delta_log and deletion-vector folders are never
  *               touched), deletion-vector files, needed files, and files modified after the
- *               cutoff (a writer may be about to commit them).
+ *               cutoff (a writer may be about to commit them). Temporary files a killed
+ *               writer left (".<name>.<16 hex>.tmp", beside data files and in _delta_log) are
+ *               candidates too once older than the cutoff: no table version refers to them.
  *
  * The table's protocol is checked first, as for every write: writer features deltalite cannot
  * honour refuse VACUUM, DRY RUN too, before anything is listed or deleted.
@@ -150,12 +152,38 @@ is_hidden(dl_str rel) {
     return false;
 }
 
+/* Whether the last component of rel is a store's temporary file, ".<name>.<16 hex>.tmp"
+ * (store_local.c), which a writer killed before its commit left behind. */
+static bool
+is_store_temp(dl_str rel) {
+    size_t start = rel.len;
+    while (start > 0 && rel.ptr[start - 1] != '/') {
+        start--;
+    }
+    dl_str name = dl_str_make(rel.ptr + start, rel.len - start);
+    static const size_t tail = 1 + 16 + 4; /* ".<16 hex>.tmp" */
+    if (name.len < 2 + tail || name.ptr[0] != '.' || !dl_str_ends_with(name, DL_STR(".tmp")) ||
+        name.ptr[name.len - tail] != '.') {
+        return false;
+    }
+    for (size_t i = name.len - tail + 1; i < name.len - 4; i++) {
+        char c = name.ptr[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool
 is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_hmap *needed) {
     if (e->is_dir || e->path.len <= root_len || e->mtime_ms > cutoff) {
         return false;
     }
     dl_str rel = dl_str_make(e->path.ptr + root_len, e->path.len - root_len);
+    if (is_store_temp(rel)) {
+        return true; /* hidden, in _delta_log too, but never part of the table */
+    }
     uint64_t ignored = 0;
     return !is_hidden(rel) && !dl_str_starts_with(rel, DL_STR("deletion_vector_")) &&
            !dl_hmap_get(needed, rel, &ignored);

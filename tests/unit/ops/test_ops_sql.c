@@ -649,6 +649,48 @@ TEST(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported) {
     wh_close(&w);
 }
 
+/* Temporary files of writers killed before their commit (".<name>.<16 hex>.tmp", beside data
+ * files and in _delta_log) are removed by VACUUM once older than the retention, like any file
+ * no version refers to; they were never removed. Recent ones and other hidden files stay. */
+TEST(test_vacuum_removes_stale_temporary_files_of_killed_writers) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE k (id INT, p STRING) PARTITIONED BY (p)"));
+    CHECK(run(&w, "INSERT INTO k VALUES (1, 'a')"));
+    char dir[512];
+    (void)snprintf(dir, sizeof(dir), "%s/k", w.root.dir);
+    static const char *const stale[] = {
+        "_delta_log/.00000000000000000002.json.0123456789abcdef.tmp",
+        ".part-00000-x.snappy.parquet.fedcba9876543210.tmp",
+        "p=a/.part-00001-y.snappy.parquet.00000000ffffffff.tmp"};
+    for (size_t i = 0; i < DL_ARRAY_LEN(stale); i++) {
+        CHECK(write_old_file(dir, stale[i], "partial", 30));
+    }
+    CHECK(write_old_file(dir, ".part-2.parquet.0123456789abcdef.tmp", "writing", 0));
+    CHECK(write_old_file(dir, "_delta_log/.keep", "x", 30));
+    CHECK(write_old_file(dir, ".part-3.parquet.0123456789ABCDEF.tmp", "not ours", 30));
+    deltalite_result *r = NULL;
+    CHECK_INT_EQ(deltalite_query(w.db, "VACUUM k DRY RUN", &r), DELTALITE_OK);
+    int n_listed = 0;
+    bool has_row = false;
+    while (deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row) {
+        const char *path = NULL;
+        CHECK_INT_EQ(deltalite_result_get_text(r, 0, &path, NULL), DELTALITE_OK);
+        n_listed += strstr(path, ".tmp") != NULL ? 1 : 0;
+    }
+    deltalite_result_free(r);
+    CHECK_INT_EQ(n_listed, 3);
+    CHECK(run(&w, "VACUUM k"));
+    for (size_t i = 0; i < DL_ARRAY_LEN(stale); i++) {
+        CHECK(!file_exists(dir, stale[i]));
+    }
+    CHECK(file_exists(dir, ".part-2.parquet.0123456789abcdef.tmp"));
+    CHECK(file_exists(dir, "_delta_log/.keep"));
+    CHECK(file_exists(dir, ".part-3.parquet.0123456789ABCDEF.tmp"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM k"), 1);
+    wh_close(&w);
+}
+
 int
 main(void) {
     RUN(test_every_statement_writes_a_log_the_checker_accepts);
@@ -666,5 +708,6 @@ main(void) {
     RUN(test_optimize_purges_deletion_vectors);
     RUN(test_concurrent_appends_do_not_fail_optimize);
     RUN(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported);
+    RUN(test_vacuum_removes_stale_temporary_files_of_killed_writers);
     return harness_finish();
 }
