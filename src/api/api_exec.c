@@ -105,8 +105,7 @@ run_script(deltalite_db *db, const char *sql, size_t len, dl_sql_result **out, d
         n_done++;
         /* An interrupt that came after a statement finished (its commit landed) stops the
          * statements after it; the error says what ran. */
-        DL_CHECK(is_last || !dl_sql_session_is_interrupted(db->session), err,
-                 DL_ERR_INTERRUPTED,
+        DL_CHECK(is_last || !dl_sql_session_is_interrupted(db->session), err, DL_ERR_INTERRUPTED,
                  "interrupted after %lld statement%s ran to completion (what they changed is "
                  "committed); the statements after them were not run",
                  (long long)n_done, n_done == 1 ? "" : "s");

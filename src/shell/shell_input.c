@@ -202,8 +202,7 @@ history_append(dl_shell *sh, const char *path, const char *entry, size_t len) {
         ok = false;
     }
     if (!ok && !is_reported) {
-        (void)fprintf(sh->err, "Note: cannot save the history in %s: %s\n", path,
-                      strerror(errnum));
+        (void)fprintf(sh->err, "Note: cannot save the history in %s: %s\n", path, strerror(errnum));
         is_reported = true;
     }
     dl_buf_destroy(&line);

@@ -104,17 +104,17 @@ typedef struct dl_shell {
     deltalite_db *db;
     const char *warehouse; /* as given (or the default) */
     dl_shell_mode mode;
-    int64_t max_rows;    /* box mode: rows shown (-1 = all) */
-    int32_t max_width;   /* box mode: width (0 = unlimited) */
-    bool is_interactive; /* reading a terminal with a prompt */
-    bool bail;           /* stop at the first failing statement */
-    bool timer;          /* print each statement's run time */
-    bool should_quit;    /* .quit was read, or Ctrl-C stopped a script */
-    bool is_interrupted; /* Ctrl-C cancelled the last statement, or came as it completed */
+    int64_t max_rows;       /* box mode: rows shown (-1 = all) */
+    int32_t max_width;      /* box mode: width (0 = unlimited) */
+    bool is_interactive;    /* reading a terminal with a prompt */
+    bool bail;              /* stop at the first failing statement */
+    bool timer;             /* print each statement's run time */
+    bool should_quit;       /* .quit was read, or Ctrl-C stopped a script */
+    bool is_interrupted;    /* Ctrl-C cancelled the last statement, or came as it completed */
     bool is_late_interrupt; /* Ctrl-C came after the last statement's commit: it completed */
-    int64_t n_failed;    /* statements that failed */
-    FILE *out;           /* results */
-    FILE *err;           /* errors and notes */
+    int64_t n_failed;       /* statements that failed */
+    FILE *out;              /* results */
+    FILE *err;              /* errors and notes */
 } dl_shell;
 
 /*

@@ -82,9 +82,9 @@ open_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err)
     /* Deleting files is writing: a protocol whose writer features deltalite cannot honour is
      * refused, as every other write (and as vacuumProtocolCheck requires: VACUUM checks the
      * reader and writer protocol before it deletes anything). */
-    s = dl_delta_protocol_check_write(
-        dl_delta_snapshot_protocol(v->snap), dl_delta_snapshot_metadata(v->snap),
-        dl_delta_snapshot_schema(v->snap), 0, err);
+    s = dl_delta_protocol_check_write(dl_delta_snapshot_protocol(v->snap),
+                                      dl_delta_snapshot_metadata(v->snap),
+                                      dl_delta_snapshot_schema(v->snap), 0, err);
     if (s != DL_OK) {
         dl_error_prefix(err, "VACUUM %s v%lld", v->display,
                         (long long)dl_delta_snapshot_version(v->snap));

@@ -126,8 +126,9 @@ dl_sql_stmt_kind dl_sql_result_stmt_kind(const dl_sql_result *result);
 
 /* Asks a running statement to stop: the next dl_sql_result_next (or the one running on another
  * thread) fails with DL_ERR_INTERRUPTED at its next batch boundary. A statement that changes
- * tables and has finished (its commit landed) is not stopped: its result rows report it. The only function that may
- * be called from another thread while the result is in use (a shell's Ctrl-C handler). */
+ * tables and has finished (its commit landed) is not stopped: its result rows report it. The only
+ * function that may be called from another thread while the result is in use (a shell's Ctrl-C
+ * handler). */
 void dl_sql_result_interrupt(dl_sql_result *result);
 
 /* Asks every statement running on session to stop, as dl_sql_result_interrupt does; statements

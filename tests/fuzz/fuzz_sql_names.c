@@ -26,16 +26,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/base.h"
 #include "deltalite.h"
 
-#define FUZZ_ASSERT(cond)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
+#include "base/base.h"
+
+#define FUZZ_ASSERT(cond)                                                                     \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
             (void)fprintf(stderr, "fuzz_sql_names: property violated: %s (line %d)\n", #cond, \
-                          __LINE__);                                                           \
-            abort();                                                                           \
-        }                                                                                      \
+                          __LINE__);                                                          \
+            abort();                                                                          \
+        }                                                                                     \
     } while (0)
 
 #define NAME_MAX_BYTES 8192 /* longer inputs are cut: far past every path limit already */

@@ -354,7 +354,8 @@ TEST(test_interrupted_create_table_as_select_commits_nothing) {
 
 /* An interrupt that arrives after a change committed (the statement ran inside
  * deltalite_query; only its result row is left) does not turn the commit into an error: a
- * caller retrying on the error would run OPTIMIZE twice. It did ("the statement was interrupted"). */
+ * caller retrying on the error would run OPTIMIZE twice. It failed with "the statement was
+ * interrupted". */
 TEST(test_interrupt_after_the_commit_reports_the_commit) {
     char dir[TESTUTIL_ROOT_CAP];
     CHECK(testutil_make_tmp_dir(dir));

@@ -25,12 +25,12 @@
 #include "harness.h"
 #include "test_delta_txn_util.h"
 
-#define N_CHILDREN       4
-#define N_APPENDS        15
-#define N_ROUNDS         5
-#define N_FAIR_CHILDREN  8  /* the stream of blind appends a loser must get through */
-#define N_FAIR_APPENDS   25
-#define MAX_CHILDREN     8
+#define N_CHILDREN      4
+#define N_APPENDS       15
+#define N_ROUNDS        5
+#define N_FAIR_CHILDREN 8 /* the stream of blind appends a loser must get through */
+#define N_FAIR_APPENDS  25
+#define MAX_CHILDREN    8
 
 /* One child's report of one commit, written atomically to a pipe (< PIPE_BUF). */
 typedef struct report {
@@ -279,8 +279,8 @@ TEST(test_losers_of_a_stream_of_blind_appends_wait_a_bounded_time) {
     }
     printf("  %d commits from %d processes in %.2f s: longest commit %.3f s, most attempts %d, "
            "%d attempts lost\n",
-           (int)n, N_FAIR_CHILDREN, (double)total_us / 1e6, (double)longest_us / 1e6,
-           max_attempts, lost);
+           (int)n, N_FAIR_CHILDREN, (double)total_us / 1e6, (double)longest_us / 1e6, max_attempts,
+           lost);
     CHECK(longest_us < 1500000);
     CHECK_LOG(&t);
     tl_table_free(&t);

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -23,7 +23,7 @@ static char out_buf[65536]; /* the last run's stdout */
 static char err_buf[65536]; /* and stderr */
 static bool has_engine;
 
-static size_t out_len;      /* bytes in out_buf (it may hold NUL bytes) */
+static size_t out_len; /* bytes in out_buf (it may hold NUL bytes) */
 
 /* Reads the file into buf (NUL-terminated); returns its length. */
 static size_t
@@ -254,10 +254,16 @@ TEST(test_cli_ctrl_c_after_the_work_is_done_reports_it_and_runs_nothing_more) {
     }
     CHECK_INT_EQ(run(ARGS("wh", "-c", "CREATE TABLE v (id INT)"), NULL), 0);
     char path[512];
-    enum { N_ORPHANS = 1500 };
+
+    enum {
+        N_ORPHANS = 1500
+    };
+
     for (int i = 0; i < N_ORPHANS; i++) {
-        (void)snprintf(path, sizeof(path), "%s/wh/v/orphan-%04d-with-a-long-name-to-fill-the-pipe"
-                       ".parquet", dir, i);
+        (void)snprintf(path, sizeof(path),
+                       "%s/wh/v/orphan-%04d-with-a-long-name-to-fill-the-pipe"
+                       ".parquet",
+                       dir, i);
         write_text(path, "x");
         struct timespec old[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
         CHECK(utimensat(AT_FDCWD, path, old, 0) == 0);

@@ -141,7 +141,8 @@ TEST(test_pty_non_ascii_text_typed_at_the_prompt_is_kept) {
         bool shown = wait_for(&s, ",2\r\n", 5000);
         type(&s, ".quit\r");
         CHECK_INT_EQ(session_end(&s), 0);
-        if (!shown || strstr(screen, "Jos\xc3\xa9,\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e,2") == NULL) {
+        if (!shown ||
+            strstr(screen, "Jos\xc3\xa9,\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e,2") == NULL) {
             printf("  LANG=%s; the terminal showed:\n%s\n", langs[i] ? langs[i] : "(unset)",
                    screen);
             CHECK(false);
@@ -211,8 +212,8 @@ TEST(test_pty_hangup_keeps_the_history) {
     CHECK_INT_EQ(session_end(&s), 0);
 }
 
-/* Over twice the limit of 1000 entries, a starting shell keeps the last 1000 (then adds its own) (a rewrite by
- * rename, never a truncation in place). */
+/* Over twice the limit of 1000 entries, a starting shell keeps the last 1000 (then adds its own) (a
+ * rewrite by rename, never a truncation in place). */
 TEST(test_pty_history_is_trimmed_to_its_limit) {
     char path[512];
     (void)snprintf(path, sizeof(path), "%s/.deltalite_history", dir);
