@@ -136,16 +136,16 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
 
 /* ---- the terminal ----------------------------------------------------------------------- */
 
+/* "$HOME/.deltalite_history" into out; empty without a HOME. */
 static void
-history_path(char *out, size_t cap) {
+history_path(dl_shell *sh, dl_buf *out) {
     const char *home = getenv("HOME");
-    out[0] = '\0';
-    if (home != NULL && home[0] != '\0') {
-        int n = snprintf(out, cap, "%s/.deltalite_history", home);
-        if (n < 0 || (size_t)n >= cap) {
-            out[0] = '\0';
-        }
+    if (home != NULL && home[0] != '\0' &&
+        dl_buf_appendf(out, NULL, "%s/.deltalite_history", home) != DL_OK) {
+        (void)fprintf(sh->err, "Note: out of memory: the history is not saved\n");
+        dl_buf_reset(out);
     }
+    (void)dl_buf_cstr(out);
 }
 
 static const char history_cookie[] = "_HiStOrY_V2_\n";
@@ -285,8 +285,10 @@ use_utf8_terminal(void) {
 
 void
 dl_shell_interactive(dl_shell *sh) {
-    char hist[1024];
-    history_path(hist, sizeof(hist));
+    dl_buf hist_path;
+    dl_buf_init(&hist_path, NULL);
+    history_path(sh, &hist_path);
+    const char *hist = dl_buf_cstr(&hist_path);
     use_utf8_terminal();
     using_history();
     stifle_history(HISTORY_MAX);
@@ -324,4 +326,5 @@ dl_shell_interactive(dl_shell *sh) {
         }
     }
     dl_buf_destroy(&stmt);
+    dl_buf_destroy(&hist_path);
 }

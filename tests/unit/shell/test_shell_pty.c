@@ -22,6 +22,7 @@
 
 static const char *shell_path;
 static char dir[256];       /* a temporary folder: the warehouse and HOME */
+static char home[2048];     /* HOME for the sessions (dir unless a test changes it) */
 static char screen[131072]; /* what the terminal showed in the last session */
 static size_t screen_len;
 
@@ -49,7 +50,7 @@ session_start(session *s, const char *lang) {
         (void)close(s->master); /* the terminal must go away when the test closes it */
         int fd = -1;
         if (setsid() < 0 || (fd = open(slave, O_RDWR)) < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 ||
-            dup2(fd, 2) < 0 || chdir(dir) != 0 || setenv("HOME", dir, 1) != 0 ||
+            dup2(fd, 2) < 0 || chdir(dir) != 0 || setenv("HOME", home, 1) != 0 ||
             setenv("TERM", "dumb", 1) != 0) {
             _exit(126);
         }
@@ -238,6 +239,31 @@ TEST(test_pty_history_is_trimmed_to_its_limit) {
     CHECK(len > sizeof(last) && strcmp(text + len - (sizeof(last) - 1), last) == 0);
 }
 
+/* A HOME longer than 1,023 bytes silently kept no history (the path did not fit a buffer). */
+TEST(test_pty_history_is_kept_under_a_long_home) {
+    size_t len = (size_t)snprintf(home, sizeof(home), "%s", dir);
+    for (int i = 0; i < 5; i++) {
+        home[len++] = '/';
+        memset(home + len, 'h', 200);
+        len += 200;
+        home[len] = '\0';
+        CHECK(mkdir(home, 0700) == 0);
+    }
+    static const char *const lines[] = {"SELECT 7 AS seven;"};
+    bool ok = session_typing(lines, 1);
+    char path[2100];
+    (void)snprintf(path, sizeof(path), "%s/.deltalite_history", home);
+    (void)snprintf(home, sizeof(home), "%s", dir);
+    CHECK(ok);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    char text[256];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    (void)fclose(f);
+    CHECK_STR_EQ(text, "_HiStOrY_V2_\nSELECT\\0407\\040AS\\040seven;\n.quit\n");
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -257,9 +283,11 @@ main(int argc, char **argv) {
     if (mkdtemp(dir) == NULL) {
         return 1;
     }
+    (void)snprintf(home, sizeof(home), "%s", dir);
     RUN(test_pty_non_ascii_text_typed_at_the_prompt_is_kept);
     RUN(test_pty_hangup_keeps_the_history);
     RUN(test_pty_history_is_trimmed_to_its_limit);
+    RUN(test_pty_history_is_kept_under_a_long_home);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
