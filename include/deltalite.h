@@ -191,7 +191,11 @@ DELTALITE_API deltalite_status deltalite_query_len(deltalite_db *db, const char 
 /*
  * Cancels the statements running on db (from another thread, or a SIGINT handler: it is one
  * atomic store): each fails with DELTALITE_ERROR_INTERRUPTED at its next batch, and a
- * statement that changes a table commits nothing. Statements started afterwards run normally.
+ * statement that changes a table commits nothing. A statement whose commit already landed is
+ * not undone or reported as failed: its result reads as usual (a caller retrying on the error
+ * would do the work twice); when the SQL text holds more statements, the ones after it are not
+ * run and the call fails with DELTALITE_ERROR_INTERRUPTED saying how many ran. Statements
+ * started afterwards run normally.
  * db NULL is a no-op. The one function that may be called while another thread uses db.
  */
 DELTALITE_API void deltalite_interrupt(deltalite_db *db);

@@ -96,11 +96,19 @@ run_script(deltalite_db *db, const char *sql, size_t len, dl_sql_result **out, d
     dl_sql_splitter_init(&sp, sql, len);
     dl_sql_piece piece;
     bool has_piece = dl_sql_splitter_next(&sp, &piece);
+    int64_t n_done = 0;
     while (has_piece) {
         dl_sql_piece next;
         bool has_next = dl_sql_splitter_next(&sp, &next);
         bool is_last = !has_next;
         DL_TRY(run_piece(db, sql, len, &piece, is_last ? out : NULL, err));
+        n_done++;
+        /* An interrupt that came after a statement finished (its commit landed) stops the
+         * statements after it; the error says what ran. */
+        DL_CHECK(is_last || !dl_sql_session_is_interrupted(db->session), err, DL_ERR_INTERRUPTED,
+                 "interrupted after %lld statement%s ran to completion (what they changed is "
+                 "committed); the statements after them were not run",
+                 (long long)n_done, n_done == 1 ? "" : "s");
         piece = next;
         has_piece = has_next;
     }

@@ -18,6 +18,9 @@
 /* Longest name we compare for similarity; longer names are only matched exactly. */
 #define SIMILAR_MAX_LEN 128
 
+/* Longest folder name (NAME_MAX on Linux and the BSDs, the limit of most file systems). */
+#define NAME_FOLDER_MAX 255
+
 static char
 fold_char(char c) {
     if (c >= 'A' && c <= 'Z') {
@@ -43,6 +46,16 @@ dl_cat_name_fold(const char *name, const char *what, dl_buf *out, dl_error *err)
         (void)dl_error_set(err, DL_ERR_SQL_BIND,
                            "%s name '%s' cannot name a folder: it contains '/'", what, name);
         dl_error_hint(err, "to read a table by its path, write delta.`/path/to/table`");
+        return DL_ERR_SQL_BIND;
+    }
+    /* A schema's folder is "<name>.db". */
+    size_t limit = NAME_FOLDER_MAX - (strcmp(what, "schema") == 0 ? 3 : 0);
+    if (len > limit) {
+        (void)dl_error_set(err, DL_ERR_SQL_BIND,
+                           "%s name '%.40s...' is %zu bytes: its folder's name can hold at most "
+                           "%zu bytes",
+                           what, name, len, limit);
+        dl_error_hint(err, "choose a shorter name");
         return DL_ERR_SQL_BIND;
     }
     uint8_t *dst = dl_buf_extend(out, len, err);

@@ -524,10 +524,12 @@ dl_delta_actions_parse_text(const char *text, size_t len, dl_json_doc *doc, dl_a
     dl_json_lines lines;
     dl_json_lines_init(&lines, text, len);
     dl_str line;
+    bool has_action = false;
     while (dl_json_lines_next(&lines, &line)) {
         if (is_blank(line)) {
             continue;
         }
+        has_action = true;
         dl_status st = visit_line(line, doc, arena, visit, ctx, lines.line_no, err);
         if (st != DL_OK) {
             int64_t at = (int64_t)lines.offset;
@@ -541,6 +543,8 @@ dl_delta_actions_parse_text(const char *text, size_t len, dl_json_doc *doc, dl_a
             return st;
         }
     }
+    DL_CHECK(has_action, err, DL_ERR_CORRUPT,
+             "the file holds no actions (%zu bytes, all blank): a commit holds at least one", len);
     return DL_OK;
 }
 

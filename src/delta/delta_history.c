@@ -131,6 +131,7 @@ find_commit_info(hist_ctx *x, const char *text, size_t len, dl_delta_commit *c, 
 
 static dl_status
 read_commit(hist_ctx *x, const dl_delta_log_file *lf, dl_delta_commit *c, dl_error *err) {
+    DL_TRY(dl_delta_commit_check_size(lf, err));
     dl_buf_reset(&x->bytes);
     size_t want = lf->size > HEAD_BYTES ? HEAD_BYTES : (size_t)lf->size;
     DL_TRY(dl_store_read_at_buf(x->table->store, lf->path, 0, want, &x->bytes, err));
@@ -371,6 +372,7 @@ open_next_file(dl_delta_log_iter *it, bool *out_has, dl_error *err) {
         return DL_OK;
     }
     it->file = &it->list.commits[it->next_commit++];
+    DL_TRY(dl_delta_commit_check_size(it->file, err));
     dl_json_lines_init(&it->lines, "", 0);
     dl_buf_reset(&it->bytes);
     DL_TRY(dl_store_read_all(it->table->store, it->file->path, &it->bytes, err));

@@ -252,6 +252,10 @@ DL_NODISCARD dl_status dl_delta_snapshot_load(dl_delta_table *table, const dl_de
 /* Formats a version as a log file name "<v:020d>.json" into out (room for 32 bytes). */
 void dl_delta_commit_name(int64_t version, char out[32]);
 
+/* DL_ERR_CORRUPT, naming the file, when commit file lf is empty (0 bytes): every commit holds at
+ * least one action, so an empty one lost its contents (a crash, a full disk, a bad copy). */
+DL_NODISCARD dl_status dl_delta_commit_check_size(const dl_delta_log_file *lf, dl_error *err);
+
 /* Parses a non-negative decimal integer of 1..19 digits; false on anything else. */
 bool dl_delta_parse_version(dl_str digits, int64_t *out);
 

@@ -286,15 +286,18 @@ checksum_ok(dl_json_val root, const dl_allocator *alloc, bool *out_ok, dl_error 
 dl_status
 dl_delta_last_checkpoint_version(dl_delta_table *table, int64_t *out, dl_error *err) {
     *out = -1;
-    char path[512];
-    (void)snprintf(path, sizeof(path), "%s_last_checkpoint", table->log_dir);
+    dl_buf path;
+    dl_buf_init(&path, table->alloc);
     dl_buf buf;
     dl_buf_init(&buf, table->alloc);
     dl_json_doc doc;
     dl_json_doc_init(&doc, table->alloc);
     dl_error ignored;
     dl_error_clear(&ignored);
-    dl_status st = dl_store_read_all(table->store, path, &buf, &ignored);
+    dl_status st = dl_buf_appendf(&path, &ignored, "%s_last_checkpoint", table->log_dir);
+    if (st == DL_OK) {
+        st = dl_store_read_all(table->store, dl_buf_cstr(&path), &buf, &ignored);
+    }
     if (st == DL_OK) {
         st = dl_json_doc_parse(&doc, (const char *)buf.data, buf.len, &ignored);
     }
@@ -310,8 +313,9 @@ dl_delta_last_checkpoint_version(dl_delta_table *table, int64_t *out, dl_error *
     }
     dl_json_doc_destroy(&doc);
     dl_buf_destroy(&buf);
+    dl_buf_destroy(&path);
     if (st == DL_ERR_NOMEM) {
-        DL_FAIL(err, DL_ERR_NOMEM, "out of memory reading %s", path);
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory reading %s_last_checkpoint", table->log_dir);
     }
     return DL_OK;
 }

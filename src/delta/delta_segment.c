@@ -60,6 +60,22 @@ dl_delta_commit_name(int64_t version, char out[32]) {
     (void)snprintf(out, 32, "%020lld.json", (long long)version);
 }
 
+dl_status
+dl_delta_commit_check_size(const dl_delta_log_file *lf, dl_error *err) {
+    if (lf->size != 0) {
+        return DL_OK;
+    }
+    DL_ERROR_WHERE(err);
+    dl_error_set(err, DL_ERR_CORRUPT,
+                 "commit _delta_log/%s is empty (0 bytes): every commit holds at least one "
+                 "action, so this one lost its contents (a crash, a full disk or a bad copy)",
+                 lf->name);
+    dl_error_hint(err, "restore the file from a backup; if it is the newest version and nothing "
+                       "has read it, moving it out of _delta_log makes the table its previous "
+                       "version again");
+    return DL_ERR_CORRUPT;
+}
+
 bool
 dl_delta_str_eq_nocase_cstr(dl_str s, const char *lit) {
     return dl_str_eq_nocase(s, dl_str_from_cstr(lit));
@@ -208,12 +224,10 @@ dl_status
 dl_delta_log_list_read(dl_delta_table *table, int64_t from_version, dl_arena *arena,
                        dl_delta_log_list *out, dl_error *err) {
     memset(out, 0, sizeof(*out));
-    char start_after[512];
     const char *after = NULL;
     if (from_version >= 0) {
-        (void)snprintf(start_after, sizeof(start_after), "%s%020lld", table->log_dir,
-                       (long long)from_version);
-        after = start_after;
+        after = dl_arena_printf(arena, "%s%020lld", table->log_dir, (long long)from_version);
+        DL_CHECK(after != NULL, err, DL_ERR_NOMEM, "out of memory listing %s", table->display);
     }
     dl_store_listing listing;
     dl_status st = dl_store_list(table->store, table->log_dir, after, 0, arena, &listing, err);
@@ -404,6 +418,7 @@ check_contiguous(const dl_delta_log_list *list, int64_t start, int64_t v, dl_del
     }
     int64_t expect = start + 1;
     for (size_t i = lo; i < hi; i++, expect++) {
+        DL_TRY(dl_delta_commit_check_size(&list->commits[i], err));
         if (list->commits[i].version != expect) {
             char versions[160];
             format_versions(list, i > 0 ? i - 1 : i, hi, versions, sizeof(versions));

@@ -27,6 +27,7 @@ dl_status
 dl_delta_commit_read_ict(dl_delta_table *table, const dl_delta_log_file *commit, dl_json_doc *doc,
                          dl_buf *scratch, int64_t *out_ict, bool *out_found, dl_error *err) {
     *out_found = false;
+    DL_TRY(dl_delta_commit_check_size(commit, err));
     dl_buf_reset(scratch);
     size_t want = commit->size > ICT_HEAD_BYTES ? ICT_HEAD_BYTES : (size_t)commit->size;
     DL_TRY_CTX(dl_store_read_at_buf(table->store, commit->path, 0, want, scratch, err), err,

@@ -119,8 +119,10 @@ typedef struct dl_delta_tx dl_delta_tx;
 /* Options; a zeroed struct (or NULL) gives the defaults. */
 typedef struct dl_delta_tx_options {
     int32_t max_attempts;        /* commit attempts before giving up; 0 = 100 */
-    int32_t backoff_ms;          /* first back-off after a lost attempt; 0 = 2 ms */
-    int32_t max_backoff_ms;      /* cap of the doubling back-off (jittered 50-150%); 0 = 200 */
+    int32_t backoff_ms;          /* scale of the random wait once a writer lost 3 attempts in
+                                    a row (it retries at once before); 0 = 2 ms */
+    int32_t max_backoff_ms;      /* no wait is longer (waits are random in [0, 8 x backoff_ms]
+                                    at most); 0 = 200 */
     uint64_t handled_features;   /* bit (1 << dl_delta_feature) per writer feature whose data
                                     rules the caller enforces (see the file comment) */
     bool is_post_commit_skipped; /* no checkpoint or log cleanup after the commit */

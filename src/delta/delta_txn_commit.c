@@ -17,8 +17,9 @@
  * on), then protocol and metaData when written, then the planned lines. The commit's
  * timestamp field keeps the first attempt's time, as Spark's does. When v exists, the winners
  * v, v+1, ... are read and checked (delta_txn_conflict.c) until a version is free; then the
- * attempt is retried there after a back-off that doubles from opts.backoff_ms up to
- * opts.max_backoff_ms with 50-150 % jitter, so that writers that collided spread out. Enabling
+ * attempt is retried there after a short random wait that shrinks as the losses add up (see
+ * back_off), so that writers that collided spread out and the ones that waited longest go
+ * first. Enabling
  * in-commit timestamps on an existing table records delta.inCommitTimestampEnablementVersion
  * and ...Timestamp in the metaData of the attempt that lands.
  *
@@ -323,11 +324,12 @@ attempt_text(dl_delta_tx *tx, const dl_delta_tx_plan *plan, int64_t version, int
     return dl_buf_append(out, plan->body.data, plan->body.len, err);
 }
 
-static void
-commit_path(const dl_delta_tx *tx, int64_t version, char *out, size_t cap) {
+/* The commit file of version, in scratch; NULL when out of memory. */
+static const char *
+commit_path(const dl_delta_tx *tx, int64_t version, dl_arena *scratch) {
     char name[32];
     dl_delta_commit_name(version, name);
-    (void)snprintf(out, cap, "%s%s", tx->table->log_dir, name);
+    return dl_arena_printf(scratch, "%s%s", tx->table->log_dir, name);
 }
 
 /* After an I/O error on the put: true when the file at version is this transaction's. */
@@ -367,18 +369,31 @@ resolve_winners(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st
     }
 }
 
+/* Lost attempts after which a writer retries at once. */
+#define SENIOR_LOSSES 5
+
+/*
+ * The wait after the lost-th lost attempt in a row: random in [0, backoff_ms x (5 - lost)]
+ * (at most max_backoff_ms), so the longer a writer has been losing the sooner it retries, and
+ * after 5 losses it retries at once. Writers that lost once wait the longest and let the ones
+ * that lost more go first, which makes the order close to first come, first served without
+ * any coordination; every wait is short (8 ms with the defaults). Doubling waits (50-150 % of
+ * up to 200 ms) did the opposite: writers that never lost took version after version, and with
+ * 8 writers appending one commit waited 6.5 s.
+ */
 static void
 back_off(const dl_delta_tx *tx, int32_t lost) {
-    int64_t delay = tx->opts.backoff_ms;
-    for (int32_t i = 1; i < lost && delay < tx->opts.max_backoff_ms; i++) {
-        delay *= 2;
+    if (lost >= SENIOR_LOSSES) {
+        return;
     }
-    delay = DL_MIN(delay, (int64_t)tx->opts.max_backoff_ms);
+    int64_t cap = DL_MIN((int64_t)tx->opts.backoff_ms * (SENIOR_LOSSES - lost),
+                         (int64_t)tx->opts.max_backoff_ms);
     uint16_t r = 0;
     if (dl_delta_random_bytes(&r, sizeof(r), NULL) == DL_OK) {
-        delay = delay / 2 + (delay * (int64_t)r) / 65535; /* 50 % .. 150 % */
+        dl_delta_sleep_ms((cap * (int64_t)r) / 65535);
+    } else {
+        dl_delta_sleep_ms(cap / 2);
     }
-    dl_delta_sleep_ms(delay);
 }
 
 /* One put; DL_OK when the version is ours, DL_ERR_EXISTS when it was taken. */
@@ -389,8 +404,9 @@ attempt_put(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st, dl
     int64_t ict = DL_MAX(now, st->prev_ts + 1);
     *out_ict = ict;
     DL_TRY(attempt_text(tx, plan, st->version, ict, scratch, text, err));
-    char path[1024];
-    commit_path(tx, st->version, path, sizeof(path));
+    const char *path = commit_path(tx, st->version, scratch);
+    DL_CHECK(path != NULL, err, DL_ERR_NOMEM, "out of memory committing version %lld of %s",
+             (long long)st->version, tx->table->display);
     dl_status s = dl_store_put_if_absent(tx->table->store, path, text->data, text->len, err);
     if (s == DL_ERR_IO && is_own_commit(tx, st->version, scratch)) {
         dl_error_clear(err);
@@ -503,8 +519,10 @@ dl_delta_tx_commit(dl_delta_tx *tx, dl_delta_commit_result *out, dl_error *err) 
         res->isolation = plan.isolation;
         res->is_blind_append = plan.is_blind_append;
         post_commit(tx, &plan, res);
+    } else if (s != DL_ERR_CONFLICT && tx->read_version < 0) {
+        dl_error_prefix(err, "%s: cannot commit the table's first version", tx->table->display);
     } else if (s != DL_ERR_CONFLICT) {
-        dl_error_prefix(err, "%s: commit after version %lld", tx->table->display,
+        dl_error_prefix(err, "%s: cannot commit on top of version %lld", tx->table->display,
                         (long long)tx->read_version);
     }
     dl_buf_destroy(&plan.body);

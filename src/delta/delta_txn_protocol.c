@@ -520,8 +520,8 @@ dl_delta_protocol_check_write(const dl_delta_protocol *protocol, const dl_delta_
                          "Unsupported Delta write feature: the table requires writer table "
                          "feature(s) that this writer does not support: %s",
                          dl_buf_cstr(&names));
-        dl_error_hint(err, "a caller that enforces these features' rules declares them in "
-                           "dl_delta_tx_options.handled_features");
+        dl_error_hint(err, "deltalite can read this table but not change it: write it with a "
+                           "Delta writer that supports these features (Spark with Delta Lake)");
     }
     dl_buf_destroy(&names);
     return s;

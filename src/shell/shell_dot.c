@@ -196,7 +196,11 @@ cmd_tables(dl_shell *sh, char **w, int n) {
 bool
 dl_shell_dot_command(dl_shell *sh, const char *line) {
     char buf[1024];
-    (void)snprintf(buf, sizeof(buf), "%s", line);
+    int line_len = snprintf(buf, sizeof(buf), "%s", line);
+    if (line_len < 0 || (size_t)line_len >= sizeof(buf)) {
+        return fail(sh, "the dot-command line is %d bytes; at most %zu are read", line_len,
+                    sizeof(buf) - 1);
+    }
     char *w[MAX_ARGS];
     int n = split_words(buf, w);
     if (n == 0) {

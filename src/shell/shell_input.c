@@ -5,12 +5,27 @@
  * of a statement. A script's last statement may omit its ';'.
  *
  * Interactively, libedit (through its readline-compatible interface) edits lines and keeps
- * the history, one entry per statement, in ~/.deltalite_history (the last 1000).
+ * the history, one entry per statement, in ~/.deltalite_history (the last 1000). The terminal
+ * is read as UTF-8 (LC_CTYPE from the environment, else C.UTF-8): in the C locale libedit
+ * drops every byte above 0x7F as an unprintable key.
+ *
+ * The history file is libedit's: a line "_HiStOrY_V2_", then one line per entry with every
+ * byte that is not printable ASCII written as a backslash and three octal digits ("\040" for
+ * a space, "\012" for a line break) and a backslash as two. Each entry is appended as it is
+ * entered, in one write(2) to a file opened O_APPEND, so a closed terminal (SIGHUP), a crash
+ * or another shell writing at the same time loses nothing; nothing is written at exit. When
+ * the file holds more than twice the limit, the shell starting keeps the last 1000 entries by
+ * writing them to a temporary file renamed over it (never a truncation in place).
  */
 #include <editline/readline.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "shell/shell_int.h"
 
@@ -58,6 +73,20 @@ read_line(FILE *f, dl_buf *buf) {
     return any;
 }
 
+/* Whether stmt (what was read of the next statement) or the rest of f holds more than blanks. */
+static bool
+has_more_input(FILE *f, dl_buf *line, const dl_buf *stmt) {
+    if (!is_blank((const char *)stmt->data, stmt->len)) {
+        return true;
+    }
+    while (read_line(f, line)) {
+        if (!is_blank((const char *)line->data, line->len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool
 dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
     dl_buf line;
@@ -96,6 +125,10 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
     if (stmt.len > 0 && !sh->should_quit && (ok || !sh->bail)) {
         ok = dl_shell_run_sql(sh, (const char *)stmt.data, stmt.len, source, first_line) && ok;
     }
+    if (sh->is_late_interrupt && has_more_input(f, &line, &stmt)) {
+        dl_shell_note_skipped(sh);
+        ok = false;
+    }
     dl_buf_destroy(&stmt);
     dl_buf_destroy(&line);
     return ok;
@@ -103,41 +136,164 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
 
 /* ---- the terminal ----------------------------------------------------------------------- */
 
+/* "$HOME/.deltalite_history" into out; empty without a HOME. */
 static void
-history_path(char *out, size_t cap) {
+history_path(dl_shell *sh, dl_buf *out) {
     const char *home = getenv("HOME");
-    out[0] = '\0';
-    if (home != NULL && home[0] != '\0') {
-        int n = snprintf(out, cap, "%s/.deltalite_history", home);
-        if (n < 0 || (size_t)n >= cap) {
-            out[0] = '\0';
-        }
+    if (home != NULL && home[0] != '\0' &&
+        dl_buf_appendf(out, NULL, "%s/.deltalite_history", home) != DL_OK) {
+        (void)fprintf(sh->err, "Note: out of memory: the history is not saved\n");
+        dl_buf_reset(out);
     }
+    (void)dl_buf_cstr(out);
 }
 
-/* Adds a statement to the history, without its trailing newline. */
+static const char history_cookie[] = "_HiStOrY_V2_\n";
+
+/* Appends entry as one history line, encoded as libedit reads it back (strunvis). */
+static dl_status
+encode_entry(const char *entry, size_t len, dl_buf *out, dl_error *err) {
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = (uint8_t)entry[i];
+        if (c == '\\') {
+            DL_TRY(dl_buf_append(out, "\\\\", 2, err));
+        } else if (c > 0x20 && c < 0x7f) {
+            DL_TRY(dl_buf_append_byte(out, c, err));
+        } else {
+            DL_TRY(dl_buf_appendf(out, err, "\\%03o", (unsigned)c));
+        }
+    }
+    return dl_buf_append_byte(out, '\n', err);
+}
+
+/* Writes all of data to fd; false on an error. */
+static bool
+write_all(int fd, const uint8_t *data, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* Appends one entry to the history file (creating it with its cookie line). A history that
+ * cannot be written is said once, and the shell goes on. */
 static void
-remember(dl_buf *stmt) {
-    size_t len = stmt->len;
-    while (len > 0 && (stmt->data[len - 1] == '\n' || stmt->data[len - 1] == ' ')) {
+history_append(dl_shell *sh, const char *path, const char *entry, size_t len) {
+    static bool is_reported;
+    dl_buf line;
+    dl_buf_init(&line, NULL);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    struct stat st;
+    bool ok = fd >= 0 && fstat(fd, &st) == 0;
+    if (ok && st.st_size == 0) {
+        ok = dl_buf_append_cstr(&line, history_cookie, NULL) == DL_OK;
+    }
+    ok = ok && encode_entry(entry, len, &line, NULL) == DL_OK && write_all(fd, line.data, line.len);
+    int errnum = errno;
+    if (fd >= 0 && close(fd) != 0) {
+        ok = false;
+    }
+    if (!ok && !is_reported) {
+        (void)fprintf(sh->err, "Note: cannot save the history in %s: %s\n", path, strerror(errnum));
+        is_reported = true;
+    }
+    dl_buf_destroy(&line);
+}
+
+/* Keeps the last HISTORY_MAX entries of the file when it holds more than twice as many:
+ * written to a temporary file, then renamed over it. */
+static void
+history_trim(const char *path) {
+    dl_buf text;
+    dl_buf_init(&text, NULL);
+    FILE *f = fopen(path, "rb");
+    uint8_t chunk[65536];
+    size_t n = f != NULL ? fread(chunk, 1, sizeof(chunk), f) : 0;
+    while (n > 0 && dl_buf_append(&text, chunk, n, NULL) == DL_OK) {
+        n = fread(chunk, 1, sizeof(chunk), f);
+    }
+    int64_t lines = 0;
+    for (size_t i = 0; i < text.len; i++) {
+        lines += text.data[i] == '\n' ? 1 : 0;
+    }
+    size_t from = text.len;
+    for (int64_t kept = 0; from > 0 && kept <= HISTORY_MAX; from--) {
+        kept += text.data[from - 1] == '\n' ? 1 : 0;
+    }
+    if (f != NULL && lines > 2 * HISTORY_MAX + 1) {
+        dl_buf tmp;
+        dl_buf_init(&tmp, NULL);
+        if (dl_buf_appendf(&tmp, NULL, "%s.%ld.tmp", path, (long)getpid()) == DL_OK) {
+            const char *tmp_path = dl_buf_cstr(&tmp);
+            int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            size_t cut = from + 1; /* just after the newline that ends the entry before */
+            bool ok = fd >= 0 &&
+                      write_all(fd, (const uint8_t *)history_cookie, strlen(history_cookie)) &&
+                      write_all(fd, text.data + cut, text.len - cut) && fsync(fd) == 0;
+            ok = fd >= 0 && close(fd) == 0 && ok;
+            if (!ok || rename(tmp_path, path) != 0) {
+                (void)unlink(tmp_path);
+            }
+        }
+        dl_buf_destroy(&tmp);
+    }
+    if (f != NULL) {
+        (void)fclose(f);
+    }
+    dl_buf_destroy(&text);
+}
+
+/* Adds a statement to the history, without its trailing newline, in memory and in the file. */
+static void
+remember(dl_shell *sh, const char *path, const char *text, size_t len) {
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ')) {
         len--;
     }
     if (len == 0) {
         return;
     }
-    char saved = (char)stmt->data[len];
-    stmt->data[len] = '\0';
-    (void)add_history((const char *)stmt->data);
-    stmt->data[len] = (uint8_t)saved;
+    dl_buf entry;
+    dl_buf_init(&entry, NULL);
+    if (dl_buf_append(&entry, text, len, NULL) == DL_OK) {
+        (void)add_history(dl_buf_cstr(&entry));
+        if (path[0] != '\0') {
+            history_append(sh, path, (const char *)entry.data, entry.len);
+        }
+    }
+    dl_buf_destroy(&entry);
+}
+
+/* Reads the terminal as UTF-8: the environment's LC_CTYPE when it has multibyte characters,
+ * else C.UTF-8. Only LC_CTYPE: numbers are formatted by deltalite, never by the locale. */
+static void
+use_utf8_terminal(void) {
+    if (setlocale(LC_CTYPE, "") != NULL && MB_CUR_MAX > 1) {
+        return;
+    }
+    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {
+        (void)setlocale(LC_CTYPE, "C.utf8");
+    }
 }
 
 void
 dl_shell_interactive(dl_shell *sh) {
-    char hist[1024];
-    history_path(hist, sizeof(hist));
+    dl_buf hist_path;
+    dl_buf_init(&hist_path, NULL);
+    history_path(sh, &hist_path);
+    const char *hist = dl_buf_cstr(&hist_path);
+    use_utf8_terminal();
     using_history();
     stifle_history(HISTORY_MAX);
     if (hist[0] != '\0') {
+        history_trim(hist);
         (void)read_history(hist);
     }
     dl_buf stmt;
@@ -150,7 +306,7 @@ dl_shell_interactive(dl_shell *sh) {
             break;
         }
         if (is_empty && is_dot_line(line)) {
-            (void)add_history(line);
+            remember(sh, hist, line, strlen(line));
             (void)dl_shell_dot_command(sh, line);
             libc_release(line);
             continue;
@@ -164,13 +320,11 @@ dl_shell_interactive(dl_shell *sh) {
             continue;
         }
         if (deltalite_is_complete(dl_buf_cstr(&stmt))) {
-            remember(&stmt);
+            remember(sh, hist, (const char *)stmt.data, stmt.len);
             (void)dl_shell_run_sql(sh, (const char *)stmt.data, stmt.len, NULL, 1);
             dl_buf_reset(&stmt);
         }
     }
-    if (hist[0] != '\0') {
-        (void)write_history(hist);
-    }
     dl_buf_destroy(&stmt);
+    dl_buf_destroy(&hist_path);
 }

@@ -90,7 +90,8 @@ typedef struct dl_shell_stream {
 
 void dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode,
                            const dl_shell_col *cols, int32_t n_cols);
-void dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells);
+/* lens[i] is cell i's length (its bytes may include NUL); lens NULL: every cell's strlen. */
+void dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells, const size_t *lens);
 void dl_shell_stream_end(dl_shell_stream *s);
 
 /* Display width of UTF-8 text: one column per code point (East Asian wide characters count
@@ -103,16 +104,17 @@ typedef struct dl_shell {
     deltalite_db *db;
     const char *warehouse; /* as given (or the default) */
     dl_shell_mode mode;
-    int64_t max_rows;    /* box mode: rows shown (-1 = all) */
-    int32_t max_width;   /* box mode: width (0 = unlimited) */
-    bool is_interactive; /* reading a terminal with a prompt */
-    bool bail;           /* stop at the first failing statement */
-    bool timer;          /* print each statement's run time */
-    bool should_quit;    /* .quit was read, or Ctrl-C stopped a script */
-    bool is_interrupted; /* Ctrl-C cancelled the last statement */
-    int64_t n_failed;    /* statements that failed */
-    FILE *out;           /* results */
-    FILE *err;           /* errors and notes */
+    int64_t max_rows;       /* box mode: rows shown (-1 = all) */
+    int32_t max_width;      /* box mode: width (0 = unlimited) */
+    bool is_interactive;    /* reading a terminal with a prompt */
+    bool bail;              /* stop at the first failing statement */
+    bool timer;             /* print each statement's run time */
+    bool should_quit;       /* .quit was read, or Ctrl-C stopped a script */
+    bool is_interrupted;    /* Ctrl-C cancelled the last statement, or came as it completed */
+    bool is_late_interrupt; /* Ctrl-C came after the last statement's commit: it completed */
+    int64_t n_failed;       /* statements that failed */
+    FILE *out;              /* results */
+    FILE *err;              /* errors and notes */
 } dl_shell;
 
 /*
@@ -127,6 +129,10 @@ bool dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *sou
 /* Prints the last error of sh->db for a statement whose text starts at line first_line of
  * source (NULL: no place). */
 void dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line);
+
+/* After a Ctrl-C that came as a statement completed: says that the input after it is not run
+ * (and counts that as a failure). */
+void dl_shell_note_skipped(dl_shell *sh);
 
 /* Runs a dot-command line (".mode csv"). Returns false when it failed. */
 bool dl_shell_dot_command(dl_shell *sh, const char *line);

@@ -180,7 +180,13 @@ banner(dl_shell *sh) {
 
 static int
 run(dl_shell *sh, const args *a) {
-    for (int i = 0; i < a->n_inputs && !sh->should_quit; i++) {
+    for (int i = 0; i < a->n_inputs; i++) {
+        if (sh->should_quit) {
+            if (sh->is_late_interrupt) {
+                dl_shell_note_skipped(sh);
+            }
+            break;
+        }
         if (!run_input(sh, &a->inputs[i]) && sh->bail) {
             break;
         }

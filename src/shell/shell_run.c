@@ -16,7 +16,10 @@
  * Ctrl-C while a statement runs cancels it (deltalite_interrupt from a SIGINT handler, which
  * only stores a flag); the statement fails with "interrupted" and changes nothing. At an
  * interactive prompt the shell then reads the next statement; running a script or a pipe it
- * stops there (exit status 1). Outside statements SIGINT keeps its usual effect.
+ * stops there (exit status 1). A Ctrl-C that arrives after the statement's commit landed does
+ * not undo it: the statement is reported as it completed, and the statements after it are not
+ * run (a script then stops, with exit status 1 when some were left). Outside statements SIGINT
+ * keeps its usual effect.
  */
 #include <signal.h>
 #include <string.h>
@@ -59,10 +62,15 @@ dl_shell_print_error(dl_shell *sh, const char *source, int64_t first_line) {
     (void)fflush(sh->err);
 }
 
+/* One result's columns and the current row's cells as the renderers take them. */
 typedef struct result_view {
     int32_t n_cols;
+    dl_shell_mode mode;
     dl_shell_col *cols;
     const char **cells;
+    size_t *lens;    /* each cell's bytes (a string may hold NUL bytes) */
+    bool *is_binary; /* per column: shown escaped (box, CSV, Markdown) */
+    dl_buf *shown;   /* per column: the cell rewritten for display, when it needs that */
 } result_view;
 
 static bool
@@ -73,19 +81,27 @@ is_nested_type(deltalite_type t) {
 static bool
 view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
     v->n_cols = deltalite_result_column_count(r);
+    v->mode = mode;
     size_t n = (size_t)v->n_cols + 1;
     v->cols = dl_mem_alloc_zero(NULL, n * sizeof(dl_shell_col));
     v->cells = dl_mem_alloc_zero(NULL, n * sizeof(char *));
-    if (v->cols == NULL || v->cells == NULL) {
+    v->lens = dl_mem_alloc_zero(NULL, n * sizeof(size_t));
+    v->is_binary = dl_mem_alloc_zero(NULL, n * sizeof(bool));
+    v->shown = dl_mem_alloc_zero(NULL, n * sizeof(dl_buf));
+    if (v->cols == NULL || v->cells == NULL || v->lens == NULL || v->is_binary == NULL ||
+        v->shown == NULL) {
         return false;
     }
     for (int32_t i = 0; i < v->n_cols; i++) {
         deltalite_type t = deltalite_result_column_type(r, i);
+        bool is_json_text = is_nested_type(t) || t == DELTALITE_TYPE_BINARY; /* binary: base64 */
         v->cols[i] = (dl_shell_col){.name = deltalite_result_column_name(r, i),
                                     .type = deltalite_result_column_type_name(r, i),
                                     .is_numeric = is_numeric_type(t),
                                     .is_boolean = t == DELTALITE_TYPE_BOOLEAN,
-                                    .is_json = mode == DL_SHELL_MODE_JSON && is_nested_type(t)};
+                                    .is_json = mode == DL_SHELL_MODE_JSON && is_json_text};
+        v->is_binary[i] = t == DELTALITE_TYPE_BINARY && mode != DL_SHELL_MODE_JSON;
+        dl_buf_init(&v->shown[i], NULL);
     }
     return true;
 }
@@ -93,8 +109,43 @@ view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
 static void
 view_destroy(result_view *v) {
     size_t n = (size_t)v->n_cols + 1;
+    for (int32_t i = 0; v->shown != NULL && i < v->n_cols; i++) {
+        dl_buf_destroy(&v->shown[i]);
+    }
     dl_mem_free(NULL, v->cols, n * sizeof(dl_shell_col));
     dl_mem_free(NULL, v->cells, n * sizeof(char *));
+    dl_mem_free(NULL, v->lens, n * sizeof(size_t));
+    dl_mem_free(NULL, v->is_binary, n * sizeof(bool));
+    dl_mem_free(NULL, v->shown, n * sizeof(dl_buf));
+}
+
+/*
+ * Rewrites cell i for display into v->shown[i] when it needs it:
+ *   binary   as DuckDB shows blobs: printable ASCII as it is, every other byte (and '\', '"',
+ *            '\'') as \xNN (JSON mode has it in base64 instead, as to_json);
+ *   strings  holding NUL bytes, in box and Markdown: each NUL as \x00, as box mode shows every
+ *            control character (CSV and JSON write the bytes, JSON as \u0000).
+ */
+static dl_status
+display_cell(result_view *v, int32_t i) {
+    const uint8_t *p = (const uint8_t *)v->cells[i];
+    size_t len = v->lens[i];
+    bool is_text_mode = v->mode == DL_SHELL_MODE_BOX || v->mode == DL_SHELL_MODE_MARKDOWN;
+    if (p == NULL || (!v->is_binary[i] && !(is_text_mode && memchr(p, '\0', len) != NULL))) {
+        return DL_OK;
+    }
+    dl_buf *out = &v->shown[i];
+    dl_buf_reset(out);
+    for (size_t k = 0; k < len; k++) {
+        bool is_plain = v->is_binary[i] ? p[k] >= 0x20 && p[k] < 0x7f && p[k] != '\\' &&
+                                              p[k] != '"' && p[k] != '\''
+                                        : p[k] != '\0';
+        DL_TRY(is_plain ? dl_buf_append_byte(out, p[k], NULL)
+                        : dl_buf_appendf(out, NULL, "\\x%02X", (unsigned)p[k]));
+    }
+    v->cells[i] = dl_buf_cstr(out);
+    v->lens[i] = out->len;
+    return DL_OK;
 }
 
 /* Moves to the next row and fetches its cells as text. */
@@ -103,8 +154,12 @@ next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
     deltalite_status ds = deltalite_result_next_row(r, out_has_row);
     for (int32_t i = 0; ds == DELTALITE_OK && *out_has_row && i < v->n_cols; i++) {
         ds = v->cols[i].is_json && !deltalite_result_is_null(r, i)
-                 ? deltalite_result_get_json(r, i, &v->cells[i], NULL)
-                 : deltalite_result_get_text(r, i, &v->cells[i], NULL);
+                 ? deltalite_result_get_json(r, i, &v->cells[i], &v->lens[i])
+                 : deltalite_result_get_text(r, i, &v->cells[i], &v->lens[i]);
+        if (ds == DELTALITE_OK && display_cell(v, i) != DL_OK) {
+            (void)fprintf(stderr, "Error: out of memory showing a value\n");
+            ds = DELTALITE_ERROR_NOMEM;
+        }
     }
     return ds;
 }
@@ -140,7 +195,7 @@ print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
     bool has_row = false;
     deltalite_status ds = DELTALITE_OK;
     while ((ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
-        dl_shell_stream_row(&s, v->cells);
+        dl_shell_stream_row(&s, v->cells, v->lens);
     }
     dl_shell_stream_end(&s);
     return ds;
@@ -181,9 +236,13 @@ now_seconds(void) {
 /* The handle a SIGINT cancels while a statement runs (one shell per process). */
 static deltalite_db *volatile interrupt_db;
 
+/* Set by a SIGINT during a statement, which may still complete (its commit had landed). */
+static volatile sig_atomic_t got_sigint;
+
 static void
 on_sigint(int sig) {
     (void)sig;
+    got_sigint = 1;
     deltalite_interrupt(interrupt_db);
 }
 
@@ -191,10 +250,12 @@ on_sigint(int sig) {
 static bool
 run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int64_t line) {
     double start = now_seconds();
-    struct sigaction on = {.sa_handler = on_sigint};
+    /* SA_RESTART: a write blocked on a full pipe resumes rather than losing output. */
+    struct sigaction on = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
     struct sigaction before;
     (void)sigemptyset(&on.sa_mask);
     interrupt_db = sh->db;
+    got_sigint = 0;
     bool is_caught = sigaction(SIGINT, &on, &before) == 0;
     deltalite_result *r = NULL;
     deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
@@ -218,7 +279,22 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
     if (sh->timer) {
         (void)fprintf(sh->out, "Run Time: %.3f s\n", now_seconds() - start);
     }
+    if (got_sigint) {
+        /* Ctrl-C came too late to cancel the statement (its commit had landed): it is reported
+         * as done, and nothing after it runs. */
+        sh->is_interrupted = true;
+        sh->is_late_interrupt = true;
+        sh->should_quit = !sh->is_interactive;
+    }
     return true;
+}
+
+void
+dl_shell_note_skipped(dl_shell *sh) {
+    (void)fprintf(sh->err, "Interrupted: the statement before had completed (Ctrl-C came too late "
+                           "to cancel it); the statements after it were not run\n");
+    sh->n_failed++;
+    sh->is_late_interrupt = false;
 }
 
 bool
@@ -229,7 +305,12 @@ dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
     dl_sql_piece piece;
     bool ok = true;
     sh->is_interrupted = false;
+    sh->is_late_interrupt = false;
     while (dl_sql_splitter_next(&sp, &piece)) {
+        if (sh->is_late_interrupt) {
+            dl_shell_note_skipped(sh);
+            return false;
+        }
         int64_t line = first_line + count_lines(sql, piece.offset);
         if (!run_statement(sh, sql + piece.offset, piece.len, source, line)) {
             ok = false;

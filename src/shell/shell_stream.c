@@ -6,15 +6,16 @@
  * CSV (RFC 4180): a header of column names, then one line per row, fields separated by ','
  * and lines ended by "\n". A field is quoted ("...", with '"' doubled) when it holds ',', '"',
  * CR or LF, and when it is the empty string, so that an empty string ("") and NULL (nothing)
- * stay apart.
+ * stay apart. Values are written byte for byte, NUL bytes included.
  *
  * JSON: an array with one object per row, one object per line; keys are the column names.
  * Numbers and booleans are bare (NaN and infinities, which JSON lacks, are strings), NULL is
  * null, everything else a string (dates, timestamps, decimals' scale kept only in the text of
- * numbers, nested values as their Spark text).
+ * numbers, nested values as their Spark text); a NUL byte is \u0000, binary is base64.
  *
  * Markdown (GitHub's tables): a header row, a delimiter row (`---:` for numbers), then the
- * rows; '|' in a value is written `\|` and a line break `<br>`; NULL is NULL.
+ * rows; '|' in a value is written `\|` and a line break `<br>`; NULL is NULL. (The caller
+ * shows NUL bytes and binary values escaped, as \xNN.)
  */
 #include <string.h>
 
@@ -41,31 +42,44 @@ dl_shell_mode_name(dl_shell_mode mode) {
 /* ---- CSV --------------------------------------------------------------------------------- */
 
 static void
-csv_field(FILE *out, const char *s) {
+csv_field(FILE *out, const char *s, size_t len) {
     if (s == NULL) {
         return;
     }
-    if (s[0] != '\0' && strpbrk(s, ",\"\r\n") == NULL) {
-        (void)fputs(s, out);
+    bool is_quoted = len == 0;
+    for (size_t i = 0; i < len && !is_quoted; i++) {
+        is_quoted = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    }
+    if (!is_quoted) {
+        (void)fwrite(s, 1, len, out);
         return;
     }
     (void)fputc('"', out);
-    for (const char *p = s; *p != '\0'; p++) {
-        if (*p == '"') {
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"') {
             (void)fputc('"', out);
         }
-        (void)fputc(*p, out);
+        (void)fputc(s[i], out);
     }
     (void)fputc('"', out);
 }
 
+/* Cell i's length: lens[i], or its strlen without lens. */
+static size_t
+cell_len(const char *const *cells, const size_t *lens, int32_t i) {
+    if (cells[i] == NULL) {
+        return 0;
+    }
+    return lens != NULL ? lens[i] : strlen(cells[i]);
+}
+
 static void
-csv_row(FILE *out, const char *const *cells, int32_t n) {
+csv_row(FILE *out, const char *const *cells, const size_t *lens, int32_t n) {
     for (int32_t i = 0; i < n; i++) {
         if (i > 0) {
             (void)fputc(',', out);
         }
-        csv_field(out, cells[i]);
+        csv_field(out, cells[i], cell_len(cells, lens, i));
     }
     (void)fputc('\n', out);
 }
@@ -73,10 +87,10 @@ csv_row(FILE *out, const char *const *cells, int32_t n) {
 /* ---- JSON -------------------------------------------------------------------------------- */
 
 static void
-json_string(FILE *out, const char *s) {
+json_string(FILE *out, const char *s, size_t len) {
     (void)fputc('"', out);
-    for (const char *p = s; *p != '\0'; p++) {
-        uint8_t c = (uint8_t)*p;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = (uint8_t)s[i];
         switch (c) {
         case '"':
             (void)fputs("\\\"", out);
@@ -110,13 +124,13 @@ is_json_number(const char *s) {
 }
 
 static void
-json_row(const dl_shell_stream *s, dl_shell_row cells) {
+json_row(const dl_shell_stream *s, dl_shell_row cells, const size_t *lens) {
     (void)fputc('{', s->out);
     for (int32_t i = 0; i < s->n_cols; i++) {
         if (i > 0) {
             (void)fputc(',', s->out);
         }
-        json_string(s->out, s->cols[i].name);
+        json_string(s->out, s->cols[i].name, strlen(s->cols[i].name));
         (void)fputc(':', s->out);
         const char *v = cells[i];
         bool is_bare = s->cols[i].is_json || s->cols[i].is_boolean ||
@@ -124,9 +138,9 @@ json_row(const dl_shell_stream *s, dl_shell_row cells) {
         if (v == NULL) {
             (void)fputs("null", s->out);
         } else if (is_bare) {
-            (void)fputs(v, s->out);
+            (void)fwrite(v, 1, cell_len(cells, lens, i), s->out);
         } else {
-            json_string(s->out, v);
+            json_string(s->out, v, cell_len(cells, lens, i));
         }
     }
     (void)fputc('}', s->out);
@@ -180,7 +194,7 @@ dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode, const d
             if (i > 0) {
                 (void)fputc(',', out);
             }
-            csv_field(out, cols[i].name);
+            csv_field(out, cols[i].name, strlen(cols[i].name));
         }
         (void)fputc('\n', out);
     } else if (mode == DL_SHELL_MODE_MARKDOWN) {
@@ -191,12 +205,12 @@ dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode, const d
 }
 
 void
-dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells) {
+dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells, const size_t *lens) {
     if (s->n_cols == 0) {
         return;
     }
     if (s->mode == DL_SHELL_MODE_CSV) {
-        csv_row(s->out, cells, s->n_cols);
+        csv_row(s->out, cells, lens, s->n_cols);
     } else if (s->mode == DL_SHELL_MODE_MARKDOWN) {
         (void)fputc('|', s->out);
         for (int32_t i = 0; i < s->n_cols; i++) {
@@ -205,7 +219,7 @@ dl_shell_stream_row(dl_shell_stream *s, dl_shell_row cells) {
         (void)fputc('\n', s->out);
     } else if (s->mode == DL_SHELL_MODE_JSON) {
         (void)fputs(s->n_rows == 0 ? "\n" : ",\n", s->out);
-        json_row(s, cells);
+        json_row(s, cells, lens);
     }
     s->n_rows++;
 }

@@ -171,7 +171,16 @@ name_literal(namer *n, const dl_sql_expr *e) {
         return;
     }
     default: /* strings raw, whole numbers and decimals as their digits */
-        put_mem(n, text.ptr, text.len);
+        /* Names are C strings: a NUL byte would cut the name there, so it is named "\0", the
+         * way the literal spells it. */
+        for (const char *p = text.ptr, *end = text.ptr + text.len; p < end;) {
+            const char *nul = memchr(p, '\0', (size_t)(end - p));
+            put_mem(n, p, (size_t)((nul != NULL ? nul : end) - p));
+            if (nul != NULL) {
+                put(n, "\\0");
+            }
+            p = nul != NULL ? nul + 1 : end;
+        }
         return;
     }
 }

@@ -375,9 +375,6 @@ dl_sql_binder_auto_name(dl_sql_binder *b, const dl_sql_expr *ast) {
     if (ast->kind == DL_SQL_EXPR_FIELD) {
         return ast->u.field.name.name.ptr;
     }
-    if (ast->kind == DL_SQL_EXPR_LITERAL && ast->u.lit.kind == DL_SQL_LIT_STRING) {
-        return dl_arena_strndup(b->arena, ast->u.lit.text.ptr, ast->u.lit.text.len);
-    }
     dl_buf buf;
     dl_buf_init(&buf, b->exec->alloc);
     const char *name = "?column?";

@@ -12,7 +12,12 @@
  *   candidates  every file under the table folder except hidden ones (a path component
  *               starting with '_' or '.', so _delta_log and deletion-vector folders are never
  *               touched), deletion-vector files, needed files, and files modified after the
- *               cutoff (a writer may be about to commit them).
+ *               cutoff (a writer may be about to commit them). Temporary files a killed
+ *               writer left (".<name>.<16 hex>.tmp", beside data files and in _delta_log) are
+ *               candidates too once older than the cutoff: no table version refers to them.
+ *
+ * The table's protocol is checked first, as for every write: writer features deltalite cannot
+ * honour refuse VACUUM, DRY RUN too, before anything is listed or deleted.
  *
  * DRY RUN deletes nothing and returns the candidates (column `path`, absolute paths as Spark
  * shows them); otherwise the files are deleted and the result is the table's path. No commit
@@ -74,6 +79,18 @@ open_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err)
         return s;
     }
     DL_TRY(dl_sql_hold_snapshot(b, v->snap, err));
+    /* Deleting files is writing: a protocol whose writer features deltalite cannot honour is
+     * refused, as every other write (and as vacuumProtocolCheck requires: VACUUM checks the
+     * reader and writer protocol before it deletes anything). */
+    s = dl_delta_protocol_check_write(dl_delta_snapshot_protocol(v->snap),
+                                      dl_delta_snapshot_metadata(v->snap),
+                                      dl_delta_snapshot_schema(v->snap), 0, err);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "VACUUM %s v%lld", v->display,
+                        (long long)dl_delta_snapshot_version(v->snap));
+        dl_sql_binder_locate(b, stmt->loc, err);
+        return s;
+    }
     v->store = dl_delta_snapshot_store(v->snap);
     v->root = dl_delta_snapshot_root(v->snap);
     const char *conf = dl_delta_metadata_config(dl_delta_snapshot_metadata(v->snap),
@@ -135,12 +152,38 @@ is_hidden(dl_str rel) {
     return false;
 }
 
+/* Whether the last component of rel is a store's temporary file, ".<name>.<16 hex>.tmp"
+ * (store_local.c), which a writer killed before its commit left behind. */
+static bool
+is_store_temp(dl_str rel) {
+    size_t start = rel.len;
+    while (start > 0 && rel.ptr[start - 1] != '/') {
+        start--;
+    }
+    dl_str name = dl_str_make(rel.ptr + start, rel.len - start);
+    static const size_t tail = 1 + 16 + 4; /* ".<16 hex>.tmp" */
+    if (name.len < 2 + tail || name.ptr[0] != '.' || !dl_str_ends_with(name, DL_STR(".tmp")) ||
+        name.ptr[name.len - tail] != '.') {
+        return false;
+    }
+    for (size_t i = name.len - tail + 1; i < name.len - 4; i++) {
+        char c = name.ptr[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool
 is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_hmap *needed) {
     if (e->is_dir || e->path.len <= root_len || e->mtime_ms > cutoff) {
         return false;
     }
     dl_str rel = dl_str_make(e->path.ptr + root_len, e->path.len - root_len);
+    if (is_store_temp(rel)) {
+        return true; /* hidden, in _delta_log too, but never part of the table */
+    }
     uint64_t ignored = 0;
     return !is_hidden(rel) && !dl_str_starts_with(rel, DL_STR("deletion_vector_")) &&
            !dl_hmap_get(needed, rel, &ignored);

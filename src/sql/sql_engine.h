@@ -125,14 +125,20 @@ DL_NODISCARD dl_status dl_sql_result_next(dl_sql_result *result, const dl_batch 
 dl_sql_stmt_kind dl_sql_result_stmt_kind(const dl_sql_result *result);
 
 /* Asks a running statement to stop: the next dl_sql_result_next (or the one running on another
- * thread) fails with DL_ERR_INTERRUPTED at its next batch boundary. The only function that may
- * be called from another thread while the result is in use (a shell's Ctrl-C handler). */
+ * thread) fails with DL_ERR_INTERRUPTED at its next batch boundary. A statement that changes
+ * tables and has finished (its commit landed) is not stopped: its result rows report it. The only
+ * function that may be called from another thread while the result is in use (a shell's Ctrl-C
+ * handler). */
 void dl_sql_result_interrupt(dl_sql_result *result);
 
 /* Asks every statement running on session to stop, as dl_sql_result_interrupt does; statements
  * started afterwards run normally. One atomic store: safe from another thread and from a
  * signal handler. NULL-tolerant. */
 void dl_sql_session_interrupt(dl_sql_session *session);
+
+/* Whether dl_sql_session_interrupt was called since the session's last statement started (a
+ * caller running several statements stops after the one the interrupt arrived in). */
+bool dl_sql_session_is_interrupted(const dl_sql_session *session);
 
 /* Releases the result and everything it holds (snapshots, files, memory). NULL-tolerant. */
 void dl_sql_result_free(dl_sql_result *result);

@@ -120,12 +120,18 @@ typedef struct dl_sql_exec_ctx {
     atomic_bool is_interrupted;
     const atomic_bool *session_interrupt; /* the session's flag (dl_sql_session_interrupt), or
                                              NULL */
+    bool is_work_done; /* a statement that changes tables finished (its commit landed, or it had
+                          nothing to commit): only its result rows are left to read */
 } dl_sql_exec_ctx;
 
 /* True once the statement (or its session) was cancelled; operators then fail with
- * DL_ERR_INTERRUPTED. */
+ * DL_ERR_INTERRUPTED. Never once the work is done: a change that committed is reported,
+ * not turned into an error a caller would retry (doing the work twice). */
 static inline bool
 dl_sql_exec_is_interrupted(dl_sql_exec_ctx *exec) {
+    if (exec->is_work_done) {
+        return false;
+    }
     return atomic_load_explicit(&exec->is_interrupted, memory_order_relaxed) ||
            (exec->session_interrupt != NULL &&
             atomic_load_explicit(exec->session_interrupt, memory_order_relaxed));

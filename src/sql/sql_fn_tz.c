@@ -509,8 +509,11 @@ static dl_status
 load_region(const char *name, dl_sql_tz *tz, dl_error *err) {
     const char *dir = getenv("TZDIR");
     char path[512];
-    (void)snprintf(path, sizeof(path), "%s/%s",
-                   dir != NULL && dir[0] != '\0' ? dir : "/usr/share/zoneinfo", name);
+    int path_len = snprintf(path, sizeof(path), "%s/%s",
+                            dir != NULL && dir[0] != '\0' ? dir : "/usr/share/zoneinfo", name);
+    if (path_len < 0 || (size_t)path_len >= sizeof(path)) {
+        return dl_error_set(err, DL_ERR_INVALID_ARG, "unknown time zone '%.64s...'", name);
+    }
     uint8_t *data = NULL;
     size_t n = 0;
     dl_status s = read_file(path, &data, &n, err);

@@ -81,6 +81,11 @@ dl_sql_result_schema(const dl_sql_result *result) {
     return result->schema;
 }
 
+bool
+dl_sql_session_is_interrupted(const dl_sql_session *session) {
+    return atomic_load(&session->interrupt);
+}
+
 void
 dl_sql_result_interrupt(dl_sql_result *result) {
     if (result != NULL) {
@@ -225,7 +230,9 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
     case DL_SQL_STMT_ALTER_TABLE:
     case DL_SQL_STMT_VACUUM:
     case DL_SQL_STMT_OPTIMIZE:
-        return dl_sql_exec_dml(b, stmt, &r->plan, err);
+        DL_TRY(dl_sql_exec_dml(b, stmt, &r->plan, err));
+        r->exec.is_work_done = true;
+        return DL_OK;
     default:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
                          dl_sql_stmt_kind_name(stmt->kind));

@@ -747,6 +747,15 @@ local_list(dl_store *store, const char *prefix, const char *start_after, unsigne
                     .err = err};
     const char *slash = strrchr(prefix, '/');
     size_t rel_len = slash == NULL ? 0 : (size_t)(slash - prefix) + 1;
+    if (ctx.ls->root_len + 1 + rel_len >= LOCAL_PATH_CAP) {
+        DL_ERROR_WHERE(err);
+        dl_error_set(err, DL_ERR_INVALID_ARG,
+                     "cannot list '%.64s...' in '%s': the path is %zu bytes, longer than the "
+                     "%d bytes the file system allows",
+                     prefix, ctx.ls->root, ctx.ls->root_len + 1 + rel_len, LOCAL_PATH_CAP - 1);
+        dl_error_hint(err, "use a shorter name");
+        return DL_ERR_INVALID_ARG;
+    }
     memcpy(ctx.rel, prefix, rel_len);
     ctx.rel[rel_len] = '\0';
     char full[LOCAL_PATH_CAP];

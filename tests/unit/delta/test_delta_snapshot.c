@@ -441,6 +441,36 @@ TEST(test_corrupt_commit_names_file_line_and_byte) {
     tl_table_free(&t);
 }
 
+/* A 0-byte commit (a crash or a full disk lost its contents) is corrupt, named, for the
+ * snapshot and the history; the versions before it still load. It read as an empty commit,
+ * and writes continued on top of it. */
+TEST(test_empty_commit_is_corrupt_and_named) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    CHECK(tl_commit(&t, 0, HEADER));
+    CHECK(tl_commit(&t, 1, "{\"commitInfo\":{}}\n" TL_ADD("a") "\n"));
+    CHECK(tl_commit(&t, 2, ""));
+    dl_error err;
+    dl_status st;
+    CHECK(load(&t, -1, &err, &st) == NULL);
+    CHECK_INT_EQ(st, DL_ERR_CORRUPT);
+    CHECK_ERR_CONTAINS(&err, "commit _delta_log/00000000000000000002.json is empty (0 bytes)");
+    CHECK(strstr(err.hint, "restore the file from a backup") != NULL);
+    dl_delta_snapshot *snap = load(&t, 1, &err, &st);
+    CHECK(snap != NULL);
+    dl_delta_snapshot_unref(snap);
+    dl_delta_history *h = NULL;
+    CHECK_STATUS(dl_delta_history_read(t.table, -1, &h, &err), DL_ERR_CORRUPT, &err);
+    CHECK_ERR_CONTAINS(&err, "00000000000000000002.json is empty");
+    /* Blank lines only: no action either. */
+    CHECK(tl_commit(&t, 2, "\n \n"));
+    CHECK(tl_open(&t));
+    CHECK(load(&t, -1, &err, &st) == NULL);
+    CHECK_INT_EQ(st, DL_ERR_CORRUPT);
+    CHECK_ERR_CONTAINS(&err, "_delta_log/00000000000000000002.json: the file holds no actions");
+    tl_table_free(&t);
+}
+
 TEST(test_gap_names_the_missing_version) {
     tl_table t;
     CHECK(tl_table_new(&t));
@@ -624,6 +654,7 @@ main(void) {
     RUN(test_corrupt_commit_read_ahead_names_the_file);
     RUN(test_unknown_reader_feature_refuses_the_table);
     RUN(test_corrupt_commit_names_file_line_and_byte);
+    RUN(test_empty_commit_is_corrupt_and_named);
     RUN(test_gap_names_the_missing_version);
     RUN(test_missing_protocol_or_metadata_is_corrupt);
     RUN(test_not_a_table);

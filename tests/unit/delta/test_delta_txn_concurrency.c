@@ -19,14 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "test_delta_txn_util.h"
 
-#define N_CHILDREN 4
-#define N_APPENDS  15
-#define N_ROUNDS   5
+#define N_CHILDREN      4
+#define N_APPENDS       15
+#define N_ROUNDS        5
+#define N_FAIR_CHILDREN 8 /* the stream of blind appends a loser must get through */
+#define N_FAIR_APPENDS  25
+#define MAX_CHILDREN    8
 
 /* One child's report of one commit, written atomically to a pipe (< PIPE_BUF). */
 typedef struct report {
@@ -36,6 +40,7 @@ typedef struct report {
     int conflict; /* dl_delta_conflict */
     int attempts;
     int64_t version;
+    int64_t commit_us; /* how long dl_delta_tx_commit took: writing, losing, waiting */
     char txn_id[37];
 } report;
 
@@ -60,6 +65,15 @@ child_open(const char *dir, dl_store **store, dl_delta_table **table) {
            dl_delta_table_open(*store, "", NULL, table, NULL) == DL_OK;
 }
 
+static int appends_per_child = N_APPENDS; /* set before the children are forked */
+
+static int64_t
+now_us(void) {
+    struct timespec ts;
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static int
 append_child(const char *dir, int id, int start_fd, int out_fd) {
     dl_store *store = NULL;
@@ -69,7 +83,7 @@ append_child(const char *dir, int id, int start_fd, int out_fd) {
     }
     wait_byte(start_fd);
     int failures = 0;
-    for (int k = 0; k < N_APPENDS; k++) {
+    for (int k = 0; k < appends_per_child; k++) {
         dl_error err;
         report r = {.child = id, .seq = k, .version = -1};
         dl_delta_snapshot *snap = NULL;
@@ -82,7 +96,9 @@ append_child(const char *dir, int id, int start_fd, int out_fd) {
         dl_status s = dl_delta_snapshot_latest(table, NULL, &snap, &err);
         s = s == DL_OK ? dl_delta_tx_begin(table, snap, NULL, &tx, &err) : s;
         s = s == DL_OK ? dl_delta_tx_add(tx, &add, &err) : s;
+        int64_t start = now_us();
         s = s == DL_OK ? dl_delta_tx_commit(tx, &res, &err) : s;
+        r.commit_us = now_us() - start;
         r.status = (int)s;
         if (s == DL_OK) {
             r.version = res.version;
@@ -106,19 +122,21 @@ append_child(const char *dir, int id, int start_fd, int out_fd) {
 typedef int (*child_fn)(const char *dir, int id, int start_fd, int out_fd, void *ctx);
 
 typedef struct run {
-    pid_t pids[N_CHILDREN];
+    int n_children;
+    pid_t pids[MAX_CHILDREN];
     int start[2];
     int ready[2];
     int out[2];
 } run;
 
 static bool
-run_start(run *rn, const char *dir, child_fn fn, void *ctx) {
+run_start(run *rn, int n_children, const char *dir, child_fn fn, void *ctx) {
+    rn->n_children = n_children;
     if (pipe(rn->start) != 0 || pipe(rn->out) != 0 || pipe(rn->ready) != 0) {
         return false;
     }
     (void)fflush(stdout);
-    for (int i = 0; i < N_CHILDREN; i++) {
+    for (int i = 0; i < n_children; i++) {
         rn->pids[i] = fork();
         if (rn->pids[i] < 0) {
             return false;
@@ -163,7 +181,7 @@ run_finish(run *rn, report *reports, size_t cap, bool *out_all_zero) {
     (void)close(rn->out[0]);
     (void)close(rn->ready[0]);
     *out_all_zero = true;
-    for (int i = 0; i < N_CHILDREN; i++) {
+    for (int i = 0; i < rn->n_children; i++) {
         int st = 0;
         if (waitpid(rn->pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             *out_all_zero = false;
@@ -195,7 +213,7 @@ TEST(test_concurrent_blind_appends_from_processes_all_land_once) {
     dl_error err;
     CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, NULL, 0, NULL, 0, NULL, &err), &err);
     run rn;
-    CHECK(run_start(&rn, t.dir, append_entry, NULL));
+    CHECK(run_start(&rn, N_CHILDREN, t.dir, append_entry, NULL));
     run_release(&rn, N_CHILDREN);
     static report reports[N_CHILDREN * N_APPENDS + 8];
     bool is_clean = false;
@@ -227,6 +245,44 @@ TEST(test_concurrent_blind_appends_from_processes_all_land_once) {
     } else {
         CHECK_INT_EQ(err.code, DL_ERR_UNSUPPORTED);
     }
+    tl_table_free(&t);
+}
+
+/* Eight processes appending as fast as they can: a writer that loses the race waits a bounded
+ * time and gets through. With back-off doubling per loss (and the winners not waiting), one
+ * commit waited up to 6.5 s. */
+TEST(test_losers_of_a_stream_of_blind_appends_wait_a_bounded_time) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    dl_error err;
+    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, NULL, 0, NULL, 0, NULL, &err), &err);
+    appends_per_child = N_FAIR_APPENDS;
+    run rn;
+    int64_t start = now_us();
+    CHECK(run_start(&rn, N_FAIR_CHILDREN, t.dir, append_entry, NULL));
+    run_release(&rn, N_FAIR_CHILDREN);
+    static report reports[N_FAIR_CHILDREN * N_FAIR_APPENDS + 8];
+    bool is_clean = false;
+    size_t n = run_finish(&rn, reports, DL_ARRAY_LEN(reports), &is_clean);
+    int64_t total_us = now_us() - start;
+    appends_per_child = N_APPENDS;
+    CHECK(is_clean);
+    CHECK_INT_EQ(n, N_FAIR_CHILDREN * N_FAIR_APPENDS);
+    int64_t longest_us = 0;
+    int max_attempts = 0;
+    int lost = 0;
+    for (size_t i = 0; i < n; i++) {
+        CHECK_INT_EQ(reports[i].status, DL_OK);
+        longest_us = DL_MAX(longest_us, reports[i].commit_us);
+        max_attempts = DL_MAX(max_attempts, reports[i].attempts);
+        lost += reports[i].attempts - 1;
+    }
+    printf("  %d commits from %d processes in %.2f s: longest commit %.3f s, most attempts %d, "
+           "%d attempts lost\n",
+           (int)n, N_FAIR_CHILDREN, (double)total_us / 1e6, (double)longest_us / 1e6, max_attempts,
+           lost);
+    CHECK(longest_us < 1500000);
+    CHECK_LOG(&t);
     tl_table_free(&t);
 }
 
@@ -300,7 +356,7 @@ TEST(test_overlapping_rewrites_from_processes_have_exactly_one_winner) {
     for (int round = 0; round < N_ROUNDS; round++) {
         the_round = (round_ctx){.round = round, .victim = victim};
         run rn;
-        CHECK(run_start(&rn, t.dir, rewrite_entry, NULL));
+        CHECK(run_start(&rn, N_CHILDREN, t.dir, rewrite_entry, NULL));
         run_release(&rn, N_CHILDREN);
         report reports[N_CHILDREN + 2];
         bool is_clean = false;
@@ -372,7 +428,7 @@ TEST(test_concurrent_creates_from_processes_make_one_table) {
     tl_table t;
     CHECK(tl_table_new(&t));
     run rn;
-    CHECK(run_start(&rn, t.dir, create_entry, NULL));
+    CHECK(run_start(&rn, N_CHILDREN, t.dir, create_entry, NULL));
     run_release(&rn, N_CHILDREN);
     report reports[N_CHILDREN + 2];
     bool is_clean = false;
@@ -394,6 +450,7 @@ TEST(test_concurrent_creates_from_processes_make_one_table) {
 int
 main(void) {
     RUN(test_concurrent_blind_appends_from_processes_all_land_once);
+    RUN(test_losers_of_a_stream_of_blind_appends_wait_a_bounded_time);
     RUN(test_overlapping_rewrites_from_processes_have_exactly_one_winner);
     RUN(test_concurrent_creates_from_processes_make_one_table);
     return harness_finish();

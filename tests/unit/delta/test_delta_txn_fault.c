@@ -116,7 +116,7 @@ store_faults(dl_store_fault_kind kind) {
         } else {
             n_failed++;
             CHECK_INT_EQ(s, DL_ERR_IO);
-            CHECK_ERR_CONTAINS(&err, "commit after version 2");
+            CHECK_ERR_CONTAINS(&err, "cannot commit on top of version 2");
             CHECK_STR_EQ(after, before); /* no commit, no temporary file */
         }
         tl_table_free(&t);
@@ -136,6 +136,26 @@ TEST(test_store_eio_during_commit_leaves_the_table_unchanged) {
 
 TEST(test_store_enospc_mid_write_leaves_the_table_unchanged) {
     store_faults(DL_STORE_FAULT_ENOSPC);
+}
+
+/* A failed first commit says so in words ("commit after version -1" reached shell users). */
+TEST(test_failed_first_commit_says_the_table_was_not_created) {
+    tl_table t;
+    CHECK(tl_table_new(&t));
+    CHECK(tw_volatile(&t));
+    dl_error err;
+    dl_store *fs = NULL;
+    dl_store_fault_options fo = {.fail_at = 1, .is_sticky = true, .kind = DL_STORE_FAULT_EIO};
+    CHECK_OK(dl_store_fault_new(t.store, &fo, &fs, &err), &err);
+    dl_delta_table *real = t.table;
+    CHECK_OK(dl_delta_table_open(fs, "", NULL, &t.table, &err), &err);
+    dl_status s = tw_create(&t, TW_SCHEMA_ID_P, NULL, 0, NULL, 0, NULL, &err);
+    dl_delta_table_free(t.table);
+    t.table = real;
+    dl_store_free(fs);
+    CHECK_INT_EQ(s, DL_ERR_IO);
+    CHECK_ERR_CONTAINS(&err, "cannot commit the table's first version");
+    tl_table_free(&t);
 }
 
 TEST(test_lost_acknowledgement_of_the_commit_is_recognised_as_committed) {
@@ -251,6 +271,7 @@ int
 main(void) {
     RUN(test_store_eio_during_commit_leaves_the_table_unchanged);
     RUN(test_store_enospc_mid_write_leaves_the_table_unchanged);
+    RUN(test_failed_first_commit_says_the_table_was_not_created);
     RUN(test_lost_acknowledgement_of_the_commit_is_recognised_as_committed);
     RUN(test_faults_in_the_checkpoint_never_fail_the_commit);
     RUN(test_allocation_failures_fail_cleanly_without_leaks_or_changes);

@@ -6,10 +6,13 @@
  * failed statement left the table, and its folder, as they were.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "deltalite.h"
 
@@ -608,6 +611,107 @@ TEST(test_concurrent_appends_do_not_fail_optimize) {
     wh_close(&w);
 }
 
+/* Writes the file dir/name with text and a modification time days in the past. */
+static bool
+write_old_file(const char *dir, const char *name, const char *text, int days) {
+    char path[1024];
+    int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = n > 0 && (size_t)n < sizeof(path) ? fopen(path, "wb") : NULL;
+    if (f == NULL) {
+        return false;
+    }
+    bool ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    time_t then = time(NULL) - (time_t)days * 86400;
+    struct timespec times[2] = {{.tv_sec = then}, {.tv_sec = then}};
+    return ok && utimensat(AT_FDCWD, path, times, 0) == 0;
+}
+
+static bool
+file_exists(const char *dir, const char *name) {
+    char path[1024];
+    int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+    struct stat st;
+    return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0;
+}
+
+/* VACUUM deletes files, so it is a write: a protocol whose writer features deltalite cannot
+ * honour is refused before anything is deleted (VACUUM ran and deleted files). With only
+ * vacuumProtocolCheck it runs. */
+TEST(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE v (id INT)"));
+    CHECK(run(&w, "INSERT INTO v VALUES (1)"));
+    char dir[512];
+    (void)snprintf(dir, sizeof(dir), "%s/v", w.root.dir);
+    CHECK(write_old_file(dir, "orphan-1.parquet", "x", 30));
+    tl_table t;
+    CHECK(table_open(&w, "v", &t));
+    CHECK(tl_commit(&t, 2,
+                    "{\"commitInfo\":{\"operation\":\"UPGRADE PROTOCOL\"}}\n"
+                    "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,"
+                    "\"readerFeatures\":[\"vacuumProtocolCheck\"],\"writerFeatures\":"
+                    "[\"vacuumProtocolCheck\",\"generatedColumns\"]}}\n"));
+    CHECK(deltalite_exec(w.db, "VACUUM v") == DELTALITE_ERROR_UNSUPPORTED);
+    CHECK(strstr(deltalite_error_message(w.db), "generatedColumns") != NULL);
+    CHECK(strstr(deltalite_error_hint(w.db), "write it with a Delta writer that supports") != NULL);
+    CHECK(deltalite_exec(w.db, "VACUUM v DRY RUN") == DELTALITE_ERROR_UNSUPPORTED);
+    CHECK(file_exists(dir, "orphan-1.parquet"));
+    CHECK(tl_commit(&t, 3,
+                    "{\"commitInfo\":{\"operation\":\"DROP FEATURE\"}}\n"
+                    "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,"
+                    "\"readerFeatures\":[\"vacuumProtocolCheck\"],\"writerFeatures\":"
+                    "[\"vacuumProtocolCheck\"]}}\n"));
+    CHECK(run(&w, "VACUUM v"));
+    CHECK(!file_exists(dir, "orphan-1.parquet"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM v"), 1);
+    table_close(&t);
+    wh_close(&w);
+}
+
+/* Temporary files of writers killed before their commit (".<name>.<16 hex>.tmp", beside data
+ * files and in _delta_log) are removed by VACUUM once older than the retention, like any file
+ * no version refers to; they were never removed. Recent ones and other hidden files stay. */
+TEST(test_vacuum_removes_stale_temporary_files_of_killed_writers) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE k (id INT, p STRING) PARTITIONED BY (p)"));
+    CHECK(run(&w, "INSERT INTO k VALUES (1, 'a')"));
+    char dir[512];
+    (void)snprintf(dir, sizeof(dir), "%s/k", w.root.dir);
+    static const char *const stale[] = {
+        "_delta_log/.00000000000000000002.json.0123456789abcdef.tmp",
+        ".part-00000-x.snappy.parquet.fedcba9876543210.tmp",
+        "p=a/.part-00001-y.snappy.parquet.00000000ffffffff.tmp"};
+    for (size_t i = 0; i < DL_ARRAY_LEN(stale); i++) {
+        CHECK(write_old_file(dir, stale[i], "partial", 30));
+    }
+    CHECK(write_old_file(dir, ".part-2.parquet.0123456789abcdef.tmp", "writing", 0));
+    CHECK(write_old_file(dir, "_delta_log/.keep", "x", 30));
+    CHECK(write_old_file(dir, ".part-3.parquet.0123456789ABCDEF.tmp", "not ours", 30));
+    deltalite_result *r = NULL;
+    CHECK_INT_EQ(deltalite_query(w.db, "VACUUM k DRY RUN", &r), DELTALITE_OK);
+    int n_listed = 0;
+    bool has_row = false;
+    while (deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row) {
+        const char *path = NULL;
+        CHECK_INT_EQ(deltalite_result_get_text(r, 0, &path, NULL), DELTALITE_OK);
+        n_listed += strstr(path, ".tmp") != NULL ? 1 : 0;
+    }
+    deltalite_result_free(r);
+    CHECK_INT_EQ(n_listed, 3);
+    CHECK(run(&w, "VACUUM k"));
+    for (size_t i = 0; i < DL_ARRAY_LEN(stale); i++) {
+        CHECK(!file_exists(dir, stale[i]));
+    }
+    CHECK(file_exists(dir, ".part-2.parquet.0123456789abcdef.tmp"));
+    CHECK(file_exists(dir, "_delta_log/.keep"));
+    CHECK(file_exists(dir, ".part-3.parquet.0123456789ABCDEF.tmp"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM k"), 1);
+    wh_close(&w);
+}
+
 int
 main(void) {
     RUN(test_every_statement_writes_a_log_the_checker_accepts);
@@ -625,5 +729,7 @@ main(void) {
     RUN(test_optimize_returns_path_and_metrics_and_writes_a_valid_log);
     RUN(test_optimize_purges_deletion_vectors);
     RUN(test_concurrent_appends_do_not_fail_optimize);
+    RUN(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported);
+    RUN(test_vacuum_removes_stale_temporary_files_of_killed_writers);
     return harness_finish();
 }

@@ -5,11 +5,14 @@
  * run SQL are skipped while the library is built without the SQL engine.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -20,16 +23,20 @@ static char out_buf[65536]; /* the last run's stdout */
 static char err_buf[65536]; /* and stderr */
 static bool has_engine;
 
-static void
+static size_t out_len; /* bytes in out_buf (it may hold NUL bytes) */
+
+/* Reads the file into buf (NUL-terminated); returns its length. */
+static size_t
 slurp(const char *path, char *buf, size_t cap) {
     buf[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        return;
+        return 0;
     }
     size_t n = fread(buf, 1, cap - 1, f);
     buf[n] = '\0';
     (void)fclose(f);
+    return n;
 }
 
 static void
@@ -74,8 +81,8 @@ run(const char *const *args, const char *stdin_text) {
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
         return -1;
     }
-    slurp(out_path, out_buf, sizeof(out_buf));
-    slurp(err_path, err_buf, sizeof(err_buf));
+    out_len = slurp(out_path, out_buf, sizeof(out_buf));
+    (void)slurp(err_path, err_buf, sizeof(err_buf));
     return WEXITSTATUS(status);
 }
 
@@ -112,6 +119,12 @@ TEST(test_cli_dot_commands_from_stdin) {
     CHECK_STR_EQ(err_buf, "Error: unknown command '.bogus': .help lists the commands\n");
     CHECK_INT_EQ(run(ARGS("wh"), ".help\n"), 0);
     CHECK(strstr(out_buf, ".mode [MODE]") != NULL);
+    /* A line too long to read whole is refused, not cut (".mode" would show the mode). */
+    static char long_line[1200];
+    (void)snprintf(long_line, sizeof(long_line), ".mode%1100sjson\n", "");
+    CHECK_INT_EQ(run(ARGS("wh"), long_line), 1);
+    CHECK_STR_EQ(out_buf, "");
+    CHECK_STR_EQ(err_buf, "Error: the dot-command line is 1109 bytes; at most 1023 are read\n");
 }
 
 TEST(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse) {
@@ -164,6 +177,32 @@ TEST(test_cli_csv_json_and_markdown_output) {
                           "\"n\":null}\n]\n");
 }
 
+/* A string holding a NUL byte was cut there in every mode, its column name too, and binary
+ * values at their first 0x00. Box and Markdown show NUL as \x00 (as every control character)
+ * and binary as DuckDB shows blobs; CSV writes the bytes; JSON writes \u0000 and binary in
+ * base64 (as to_json). */
+TEST(test_cli_nul_bytes_and_binary_are_shown_whole) {
+    if (!has_engine) {
+        return;
+    }
+    const char *sql = "SELECT 'a\\0b', X'61006222' AS b";
+    CHECK_INT_EQ(run(ARGS("wh", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "┌────────┬────────────┐\n"
+                          "│  a\\0b  │     b      │\n"
+                          "│ string │   binary   │\n"
+                          "├────────┼────────────┤\n"
+                          "│ a\\x00b │ a\\x00b\\x22 │\n"
+                          "└────────┴────────────┘\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-markdown", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "| a\\0b | b |\n|---|---|\n| a\\x00b | a\\x00b\\x22 |\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-json", "-c", sql), NULL), 0);
+    CHECK_STR_EQ(out_buf, "[\n{\"a\\\\0b\":\"a\\u0000b\",\"b\":\"YQBiIg==\"}\n]\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", sql), NULL), 0);
+    static const char csv[] = "a\\0b,b\na\0b,a\\x00b\\x22\n";
+    CHECK_INT_EQ(out_len, sizeof(csv) - 1);
+    CHECK(memcmp(out_buf, csv, sizeof(csv) - 1) == 0);
+}
+
 TEST(test_cli_errors_show_message_and_caret_and_exit_1) {
     if (!has_engine) {
         return;
@@ -192,6 +231,87 @@ TEST(test_cli_script_errors_name_the_file_and_line_and_continue_unless_bail) {
     CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", "SELECT 1 AS a; SELECT 2 AS b"), NULL), 0);
     CHECK_STR_EQ(out_buf, "a\n1\nb\n2\n");
     (void)unlink(path);
+}
+
+/* Reads fd to its end into buf (cap bytes, NUL-terminated). */
+static void
+read_all(int fd, char *buf, size_t cap) {
+    size_t n = 0;
+    ssize_t got = 0;
+    while (n + 1 < cap && (got = read(fd, buf + n, cap - 1 - n)) > 0) {
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+}
+
+/* Ctrl-C after a statement finished its work (here VACUUM DRY RUN, whose rows the shell is
+ * still writing into a full pipe) does not turn it into an error: its rows are all printed,
+ * and the statement after it is not run, which the shell says (exit status 1). It printed
+ * "the statement was interrupted" for work that was done (a commit, for OPTIMIZE). */
+TEST(test_cli_ctrl_c_after_the_work_is_done_reports_it_and_runs_nothing_more) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-c", "CREATE TABLE v (id INT)"), NULL), 0);
+    char path[512];
+
+    enum {
+        N_ORPHANS = 1500
+    };
+
+    for (int i = 0; i < N_ORPHANS; i++) {
+        (void)snprintf(path, sizeof(path),
+                       "%s/wh/v/orphan-%04d-with-a-long-name-to-fill-the-pipe"
+                       ".parquet",
+                       dir, i);
+        write_text(path, "x");
+        struct timespec old[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
+        CHECK(utimensat(AT_FDCWD, path, old, 0) == 0);
+    }
+    int out[2];
+    CHECK(pipe(out) == 0);
+    char err_path[512];
+    (void)snprintf(err_path, sizeof(err_path), "%s/.stderr", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDONLY);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (devnull < 0 || err < 0 || chdir(dir) != 0 || dup2(devnull, 0) < 0 ||
+            dup2(out[1], 1) < 0 || dup2(err, 2) < 0) {
+            _exit(126);
+        }
+        (void)close(out[0]);
+        execl(shell_path, shell_path, "wh", "-csv", "-c",
+              "VACUUM v DRY RUN; CREATE TABLE w (id INT)", (char *)NULL);
+        _exit(127);
+    }
+    (void)close(out[1]);
+    /* Wait until the pipe is full: the shell is blocked writing rows. */
+    int queued = 0;
+    for (int i = 0; i < 2000 && queued < 65536; i++) {
+        struct timespec ms = {.tv_nsec = 5 * 1000 * 1000};
+        (void)nanosleep(&ms, NULL);
+        CHECK(ioctl(out[0], FIONREAD, &queued) == 0);
+    }
+    CHECK(queued >= 65536);
+    CHECK(kill(pid, SIGINT) == 0);
+    static char rows[262144];
+    read_all(out[0], rows, sizeof(rows));
+    (void)close(out[0]);
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+    CHECK_INT_EQ(WEXITSTATUS(status), 1);
+    int n_lines = 0;
+    for (const char *p = rows; *p != '\0'; p++) {
+        n_lines += *p == '\n' ? 1 : 0;
+    }
+    CHECK_INT_EQ(n_lines, N_ORPHANS + 1); /* the header and every row */
+    (void)slurp(err_path, err_buf, sizeof(err_buf));
+    CHECK_STR_EQ(err_buf, "Interrupted: the statement before had completed (Ctrl-C came too late "
+                          "to cancel it); the statements after it were not run\n");
+    (void)snprintf(path, sizeof(path), "%s/wh/w", dir);
+    struct stat st;
+    CHECK(stat(path, &st) != 0); /* the second statement did not run */
 }
 
 static void
@@ -233,8 +353,10 @@ main(int argc, char **argv) {
     RUN(test_cli_creates_the_warehouse_and_defaults_to_spark_warehouse);
     RUN(test_cli_box_output_of_a_query);
     RUN(test_cli_csv_json_and_markdown_output);
+    RUN(test_cli_nul_bytes_and_binary_are_shown_whole);
     RUN(test_cli_errors_show_message_and_caret_and_exit_1);
     RUN(test_cli_script_errors_name_the_file_and_line_and_continue_unless_bail);
+    RUN(test_cli_ctrl_c_after_the_work_is_done_reports_it_and_runs_nothing_more);
     remove_tree(dir);
     return harness_finish();
 }

@@ -173,7 +173,7 @@ stream(dl_shell_mode mode, const dl_shell_col *cols, int32_t n_cols, const char 
     dl_shell_stream s;
     dl_shell_stream_begin(&s, f, mode, cols, n_cols);
     for (int r = 0; r < n_rows; r++) {
-        dl_shell_stream_row(&s, cells + (size_t)r * (size_t)n_cols);
+        dl_shell_stream_row(&s, cells + (size_t)r * (size_t)n_cols, NULL);
     }
     dl_shell_stream_end(&s);
     return finish(f);

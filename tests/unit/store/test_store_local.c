@@ -437,6 +437,27 @@ TEST(test_list_missing_folder_is_not_found_and_empty_folder_is_empty) {
     dl_arena_destroy(&arena);
 }
 
+/* A prefix longer than any path (a 5,000-byte table name) is refused before it is copied
+ * into the listing's path buffer (it overflowed the stack). */
+TEST(test_list_with_a_prefix_longer_than_a_path_is_refused) {
+    dl_error err;
+    dl_arena arena;
+    dl_arena_init(&arena, NULL, 0);
+    static char prefix[6000];
+    memset(prefix, 'a', 5000);
+    memcpy(prefix + 5000, "/_delta_log/", 13);
+    dl_store_listing listing;
+    CHECK_STATUS(dl_store_list(g_store, prefix, NULL, 0, &arena, &listing, &err),
+                 DL_ERR_INVALID_ARG, &err);
+    CHECK_ERR_CONTAINS(&err, "longer than the 4095 bytes the file system allows");
+    CHECK_INT_EQ(listing.count, 0);
+    prefix[4090] = '/';
+    prefix[4091] = '\0';
+    CHECK_STATUS(dl_store_list(g_store, prefix, NULL, 0, &arena, &listing, &err),
+                 DL_ERR_INVALID_ARG, &err);
+    dl_arena_destroy(&arena);
+}
+
 /* Builds a small partitioned table with a symlink and a hidden temp-like file. */
 static bool
 make_tree(void) {
@@ -807,6 +828,7 @@ main(void) {
     RUN_IN_STORE(test_list_name_prefix_selects_versions);
     RUN_IN_STORE(test_list_sorts_byte_wise);
     RUN_IN_STORE(test_list_missing_folder_is_not_found_and_empty_folder_is_empty);
+    RUN_IN_STORE(test_list_with_a_prefix_longer_than_a_path_is_refused);
     RUN_IN_STORE(test_list_recursive_with_start_after_agrees_with_filtering);
     RUN_IN_STORE(test_list_scales_to_many_entries);
     RUN_IN_STORE(test_paths_escaping_the_root_are_refused);
