@@ -480,6 +480,25 @@ dl_delta_tx_add_cdc(dl_delta_tx *tx, const char *path, const dl_delta_kv *partit
 
 /* ---- staging table-level actions ------------------------------------------------------ */
 
+/*
+ * The protocol asked for by md's pseudo-properties (delta.feature.<name> = 'supported',
+ * delta.minReaderVersion, delta.minWriterVersion), which are not stored: an existing table's
+ * protocol is upgraded in this commit, as Delta's ALTER TABLE SET TBLPROPERTIES does (a new
+ * table's protocol comes from dl_delta_tx_create_table).
+ */
+static dl_status
+upgrade_for_pseudo(dl_delta_tx *tx, const dl_delta_metadata *md, const dl_delta_schema *schema,
+                   dl_error *err) {
+    if (tx->snap == NULL || tx->has_protocol) {
+        return DL_OK;
+    }
+    const dl_delta_protocol *base = dl_delta_snapshot_protocol(tx->snap);
+    dl_delta_protocol needed;
+    DL_TRY(dl_delta_protocol_for_metadata(md, schema, base, &tx->arena, &needed, err));
+    return dl_delta_protocol_equal(&needed, base) ? DL_OK
+                                                  : dl_delta_tx_set_protocol(tx, &needed, err);
+}
+
 dl_status
 dl_delta_tx_set_metadata(dl_delta_tx *tx, const dl_delta_metadata *md, dl_error *err) {
     DL_CHECK(!tx->has_metadata, err, DL_ERR_INVALID_ARG,
@@ -508,6 +527,9 @@ dl_delta_tx_set_metadata(dl_delta_tx *tx, const dl_delta_metadata *md, dl_error 
     int32_t n_conf = 0;
     DL_TRY(dl_delta_conf_strip_pseudo(md->configuration, md->n_configuration, &tx->arena, &conf,
                                       &n_conf, err));
+    if (n_conf < md->n_configuration) {
+        DL_TRY(upgrade_for_pseudo(tx, md, &schema, err));
+    }
     DL_TRY(dl_delta_metadata_copy(md, conf, n_conf, &tx->arena, &tx->metadata, err));
     tx->has_metadata = true;
     return DL_OK;
