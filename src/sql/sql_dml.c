@@ -279,8 +279,9 @@ take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kep
     if (sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row)) {
         sink->n_source++;
     }
-    if ((sink->unique_mask >> c) & 1u) {
-        DL_TRY(check_unique(sink, row, batch, err));
+    bool has_source = sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row);
+    if (sink->is_match_unique && has_source) {
+        DL_TRY(check_unique(sink, row, batch, err)); /* source-only rows have a NULL id */
     }
     if ((sink->keep_mask >> c) & 1u) {
         sink->sel[(*kept)++] = (uint32_t)row;

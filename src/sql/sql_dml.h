@@ -83,9 +83,9 @@ typedef struct dl_sql_dml_sink {
     uint32_t keep_mask;    /* codes whose rows are written (bit per code) */
     int32_t source_col;    /* MERGE: a column non-NULL when the row has a source row, or -1 */
     int32_t id_col;        /* MERGE: the target row's id (a STRING column), or -1 */
-    uint32_t unique_mask;  /* MERGE: codes whose target row may come once only (id_col) */
-    dl_hmap seen;          /* MERGE: ids seen with such a code (keys in arena); init'd by
-                              the caller when unique_mask is set */
+    bool is_match_unique;  /* MERGE: a target row (id_col) may meet one source row only */
+    dl_hmap seen;          /* MERGE: ids of matched target rows (keys in arena); init'd by
+                              the caller when is_match_unique is set */
     dl_arena *arena;       /* where seen's keys live */
     const char *target;    /* the target's name for messages */
     int64_t counts[16];    /* rows per code (codes 0..15) */

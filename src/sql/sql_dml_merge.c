@@ -31,10 +31,11 @@
  * nondeterministic source (rand(), a table changed in between) may disagree with itself,
  * where Spark materializes it.
  *
- * The target's rows carry a uuid() each in pass 2: a target row that reaches a MATCHED
- * clause with two source rows fails the statement with Spark's
- * DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE (not when the only MATCHED clause
- * is an unconditional DELETE, which Spark allows); such rows are always in touched files. A
+ * The target's rows carry a uuid() each in pass 2: a target row that the ON condition matches
+ * with two source rows fails the statement with Spark's
+ * DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE, whichever clauses fire (not when the
+ * MERGE only inserts or its only MATCHED clause is an unconditional DELETE, which Spark
+ * allows); pass 1 then touches the file of every matched row, so pass 2 sees each match. A
  * MERGE with NOT MATCHED clauses only skips pass 1: it reads the candidates, writes the
  * inserted rows and removes no file. Reads are recorded as in sql_dml_files.c: the
  * candidates and the partitions the ON condition allows. Not yet: keeping a file touched
@@ -628,6 +629,36 @@ evolve(dl_sql_binder *b, merge *mg, dl_error *err) {
 
 /* ---- the touched files ------------------------------------------------------------------- */
 
+/* Only NOT MATCHED clauses: target rows are never rewritten. */
+static bool
+is_insert_only(const merge *mg) {
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Whether a target row may meet one source row only (by the ON condition, whichever clauses
+ * fire), as Spark's MergeIntoCommand checks: always, except in a MERGE that only inserts or
+ * whose one MATCHED clause is an unconditional DELETE (every pair of such a row is deleted).
+ */
+static bool
+is_match_unique(const merge *mg) {
+    int32_t n_matched = 0;
+    bool is_plain_delete = false;
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        if (cl->match == DL_SQL_MERGE_MATCHED) {
+            n_matched++;
+            is_plain_delete = cl->action == DL_SQL_MERGE_DELETE && cl->cond == NULL;
+        }
+    }
+    return !is_insert_only(mg) && !(n_matched == 1 && is_plain_delete);
+}
+
 /*
  * Pass 1: the candidates joined with the source (INNER; LEFT when NOT MATCHED BY SOURCE
  * clauses may fire on unmatched rows), and the file of every row on which a MATCHED or NOT
@@ -655,7 +686,9 @@ find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
             mask |= 1u << (i + 1);
         }
     }
-    int32_t present = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED) ? 1 : -1;
+    /* Every matched row's file too when the MERGE inserts (pass 2 must see the match) or when
+     * a target row may meet one source row only (pass 2 checks every match). */
+    int32_t present = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED) || is_match_unique(mg) ? 1 : -1;
     DL_TRY(dl_sql_dml_files_find(b, plan, 0, 2, mask, present, &mg->files, err));
     mg->scan_ms = dl_sql_dml_clock_ms() - start;
     return DL_OK;
@@ -734,35 +767,6 @@ count_actions(const merge *mg, const dl_sql_dml_sink *sink) {
     return t;
 }
 
-/* Only NOT MATCHED clauses: target rows are never rewritten. */
-static bool
-is_insert_only(const merge *mg) {
-    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
-        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The codes of the MATCHED clauses, whose target rows may match one source row only; none
- * when the one MATCHED clause is an unconditional DELETE (Spark allows that). */
-static uint32_t
-unique_codes(const merge *mg) {
-    uint32_t mask = 0;
-    int32_t n_matched = 0;
-    bool is_plain_delete = false;
-    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
-        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
-        if (cl->match == DL_SQL_MERGE_MATCHED) {
-            mask |= 1u << (i + 1);
-            n_matched++;
-            is_plain_delete = cl->action == DL_SQL_MERGE_DELETE && cl->cond == NULL;
-        }
-    }
-    return n_matched == 1 && is_plain_delete ? 0 : mask;
-}
-
 static dl_status
 stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
             const dl_sql_dml_sink *sink, dl_error *err) {
@@ -836,7 +840,7 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
                             .keep_mask = keep,
                             .source_col = mg->n_out + 1,
                             .id_col = mg->n_out + 2,
-                            .unique_mask = unique_codes(mg),
+                            .is_match_unique = is_match_unique(mg),
                             .arena = b->arena,
                             .target = mg->t.display};
     dl_hmap_init(&sink.seen, b->exec->alloc);
