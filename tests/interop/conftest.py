@@ -51,14 +51,19 @@ def spark():
         .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
+        # Tuned for a loaded 2-core machine and tiny tables (measured: 12 version reads
+        # 104 s -> 31 s on the first round): one shuffle partition, the C1 JIT only, no
+        # whole-stage code generation, no adaptive re-planning.
+        .config("spark.sql.shuffle.partitions", "1")
         .config("spark.default.parallelism", "2")
-        .config("spark.databricks.delta.snapshotPartitions", "2")
+        .config("spark.databricks.delta.snapshotPartitions", "1")
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", "1g")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC -XX:+UseSerialGC")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC -XX:+UseSerialGC -XX:TieredStopAtLevel=1")
         .config("spark.sql.warehouse.dir", str(pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / "deltalite-interop-warehouse"))
     )
     session = builder.getOrCreate()
