@@ -39,17 +39,17 @@ HISTORY = [
     "id / 8, id * 3, timestamp_micros(1577836800000000 + id * 1000001), NULL, "
     "DATE'2020-01-01' + CAST(id AS INT), named_struct('x', CAST(id AS INT), 'y', array(CAST(id AS STRING))), "
     "map(CAST(id AS STRING), id / 3.0D), NULL, id / 7.0F, id % 2 = 0, CAST(id % 100 AS TINYINT), "
-    "CAST(id AS SMALLINT), CAST(id AS INT) FROM range(0, 300)",
+    "CAST(id AS SMALLINT), CAST(id AS INT) FROM range(0, 120)",
     "UPDATE events SET d = d * 2, s = named_struct('x', 0, 'y', array('updated')) WHERE id % 2 = 0",
-    "DELETE FROM events WHERE p = 'x/y' AND id > 200",
+    "DELETE FROM events WHERE p = 'x/y' AND id > 190",
     "MERGE INTO events t USING (SELECT * FROM VALUES (1, 'upd'), (3, 'del'), (1000, 'ins'), (1001, 'ins') "
     "AS src(id, op)) s ON t.id = s.id "
     "WHEN MATCHED AND s.op = 'del' THEN DELETE "
     "WHEN MATCHED THEN UPDATE SET t.d = 111.1111, t.bo = NULL "
     "WHEN NOT MATCHED AND s.id = 1001 THEN INSERT (id, p, d) VALUES (s.id, 'merged', 1) "
     "WHEN NOT MATCHED THEN INSERT (id, p) VALUES (s.id, 'a b') "
-    "WHEN NOT MATCHED BY SOURCE AND t.id BETWEEN 250 AND 260 THEN DELETE "
-    "WHEN NOT MATCHED BY SOURCE AND t.id BETWEEN 261 AND 270 THEN UPDATE SET t.f = -1",
+    "WHEN NOT MATCHED BY SOURCE AND t.id BETWEEN 150 AND 160 THEN DELETE "
+    "WHEN NOT MATCHED BY SOURCE AND t.id BETWEEN 161 AND 170 THEN UPDATE SET t.f = -1",
     "ALTER TABLE events ADD COLUMNS (extra STRING COMMENT 'added', n STRUCT<q: INT, r: DECIMAL(5,2)>)",
     "INSERT INTO events (id, p, extra, n) VALUES (2000, 'k=v', 'e', named_struct('q', 1, 'r', 1.25)), "
     "(2001, NULL, NULL, named_struct('q', NULL, 'r', NULL))",
