@@ -58,8 +58,7 @@
 /* Table features ("Table Features"; the list lives in delta_features.def)                     */
 
 typedef enum dl_delta_feature {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, \
-                           words)                                                         \
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
     DL_DELTA_FEATURE_##id,
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X

@@ -27,8 +27,7 @@ typedef struct feature_info {
 } feature_info;
 
 static const feature_info features[DL_DELTA_FEATURE_COUNT] = {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, \
-                           words)                                                         \
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
     {name, DL_DELTA_FEATURE_##kind, legacy_reader, legacy_writer, is_read_supported, words},
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X

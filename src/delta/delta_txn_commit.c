@@ -59,10 +59,10 @@ check_field_names(const dl_delta_field *fields, int32_t n, dl_error *err) {
             const char *shown = name[at] == '\n' ? "\\n" : name[at] == '\t' ? "\\t" : &name[at];
             dl_status s = dl_error_set(
                 err, DL_ERR_SCHEMA,
-                         "[DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES] column '%s': '%.*s' is not "
-                         "allowed in a column name of a Delta table without column mapping "
-                         "(none of ' ,;{}()\\n\\t=' is)",
-                         name, shown == &name[at] ? 1 : 2, shown);
+                "[DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES] column '%s': '%.*s' is not "
+                "allowed in a column name of a Delta table without column mapping "
+                "(none of ' ,;{}()\\n\\t=' is)",
+                name, shown == &name[at] ? 1 : 2, shown);
             dl_error_hint(err, "rename the column; Spark keeps such names only in tables with "
                                "column mapping (TBLPROPERTIES ('delta.columnMapping.mode' = "
                                "'name')), which deltalite cannot write yet");

@@ -48,8 +48,7 @@ typedef struct legacy_versions {
 } legacy_versions;
 
 static const legacy_versions legacy[DL_DELTA_FEATURE_COUNT] = {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, \
-                           words)                                                         \
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
     {legacy_reader, legacy_writer},
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X

@@ -137,12 +137,11 @@ stage_diff(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_snapshot
  * expression as its SQL text. */
 static const char *
 timestamp_text(dl_sql_binder *b, const dl_sql_expr *e) {
-    bool is_text_literal = e->kind == DL_SQL_EXPR_LITERAL &&
-                           (e->u.lit.kind == DL_SQL_LIT_STRING ||
-                            e->u.lit.kind == DL_SQL_LIT_TIMESTAMP ||
-                            e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_NTZ ||
-                            e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_LTZ ||
-                            e->u.lit.kind == DL_SQL_LIT_DATE);
+    bool is_text_literal =
+        e->kind == DL_SQL_EXPR_LITERAL &&
+        (e->u.lit.kind == DL_SQL_LIT_STRING || e->u.lit.kind == DL_SQL_LIT_TIMESTAMP ||
+         e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_NTZ || e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_LTZ ||
+         e->u.lit.kind == DL_SQL_LIT_DATE);
     if (!is_text_literal) {
         return dl_sql_dml_expr_text(b, e);
     }
