@@ -128,3 +128,21 @@ def test_float_literal_above_float_max_is_refused(spark, warehouse):
         spark.sql("SELECT 3.4028235E38F").collect()
     with pytest.raises(engines.DeltaliteError):
         deltalite_sql(warehouse, "SELECT 3.4028235E38F")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="VACUUM (sql_dml_vacuum.c, engineer 'edges') writes no VACUUM START / VACUUM END "
+    "commits where Spark writes both",
+)
+def test_vacuum_writes_sparks_commits(spark, warehouse):
+    ours, theirs = warehouse / "v", warehouse / "vs"
+    deltalite_sql(warehouse, "CREATE TABLE v (id INT) USING DELTA; INSERT INTO v VALUES (1); VACUUM v")
+    for step in ("CREATE TABLE {t} (id INT) USING DELTA", "INSERT INTO {t} VALUES (1)", "VACUUM {t}"):
+        spark.sql(step.format(t=f"delta.`{theirs}`"))
+
+    def operations(path):
+        rows = spark.sql(f"DESCRIBE HISTORY delta.`{path}`").orderBy("version").collect()
+        return [r["operation"] for r in rows]
+
+    assert operations(ours) == operations(theirs)
