@@ -1,6 +1,6 @@
 """Differences found between deltalite and Spark, one test each: fixed ones prove the fix;
-those in code another engineer owns are strict xfails (they flip to failures when fixed, so
-the marker is removed with the fix)."""
+those in code another engineer owns are strict xfails that expect the divergence's own
+failure (they flip to failures when fixed, so the marker is removed with the fix)."""
 
 import json
 
@@ -108,6 +108,7 @@ def test_restore_by_timestamp_records_sparks_parameters(spark, warehouse):
 
 @pytest.mark.xfail(
     strict=True,
+    raises=pytest.fail.Exception,
     reason="CREATE TABLE (sql_dml_create, engineer 'settings') accepts 'owner', a property "
     "Spark reserves (UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY)",
 )
@@ -120,6 +121,7 @@ def test_reserved_property_owner_is_refused(spark, warehouse):
 
 @pytest.mark.xfail(
     strict=True,
+    raises=pytest.fail.Exception,
     reason="the SQL parser (engineer 'ansi') accepts the float literal 3.4028235E38F, which "
     "Spark refuses as out of range (INVALID_NUMERIC_LITERAL_RANGE)",
 )
@@ -132,6 +134,7 @@ def test_float_literal_above_float_max_is_refused(spark, warehouse):
 
 @pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,
     reason="VACUUM (sql_dml_vacuum.c, engineer 'edges') writes no VACUUM START / VACUUM END "
     "commits where Spark writes both",
 )
