@@ -16,9 +16,12 @@ from test_deltalite_writes import HISTORY
 
 def spark_history(path):
     """deltalite's scripted history in Spark SQL on a table by path. The autoMerge INSERT with
-    a new column in its column list is left out (Spark does not evolve the schema there)."""
+    a new column in its column list is left out (Spark does not evolve the schema there), and
+    so are the one-row appends around OPTIMIZE and VACUUM (time: each Spark commit costs
+    seconds on 2 cores)."""
     table = f"delta.`{path}`"
-    steps = [s.replace("events", table) for s in HISTORY if "autoMerge" not in s]
+    skipped = ("autoMerge", "3100", "3101", "after vacuum")
+    steps = [s.replace("events", table) for s in HISTORY if not any(k in s for k in skipped)]
     steps = [s.replace("VACUUM " + table, f"VACUUM {table} RETAIN 168 HOURS") for s in steps]
     return steps
 
