@@ -58,7 +58,7 @@
 /* Table features ("Table Features"; the list lives in delta_features.def)                     */
 
 typedef enum dl_delta_feature {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported) \
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
     DL_DELTA_FEATURE_##id,
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X
@@ -85,6 +85,8 @@ typedef struct dl_delta_protocol {
 
 /* The exact name of a feature ("deletionVectors"). Never NULL for a valid id. */
 const char *dl_delta_feature_name(dl_delta_feature feature);
+/* The feature in a user's words ("CHECK constraints"), for messages that refuse a table. */
+const char *dl_delta_feature_words(dl_delta_feature feature);
 
 /* The feature with this exact name; false when deltalite does not know it. */
 bool dl_delta_feature_lookup(dl_str name, dl_delta_feature *out);

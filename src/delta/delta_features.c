@@ -23,11 +23,12 @@ typedef struct feature_info {
     int legacy_reader;
     int legacy_writer;
     bool is_read_supported;
+    const char *words;
 } feature_info;
 
 static const feature_info features[DL_DELTA_FEATURE_COUNT] = {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported) \
-    {name, DL_DELTA_FEATURE_##kind, legacy_reader, legacy_writer, is_read_supported},
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
+    {name, DL_DELTA_FEATURE_##kind, legacy_reader, legacy_writer, is_read_supported, words},
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X
 };
@@ -41,6 +42,14 @@ dl_delta_feature_name(dl_delta_feature feature) {
         return "?";
     }
     return features[feature].name;
+}
+
+const char *
+dl_delta_feature_words(dl_delta_feature feature) {
+    if ((unsigned)feature >= DL_DELTA_FEATURE_COUNT) {
+        return "?";
+    }
+    return features[feature].words;
 }
 
 bool

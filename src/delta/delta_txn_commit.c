@@ -47,13 +47,44 @@ tx_now(const dl_delta_tx *tx) {
 
 /* ---- planning -------------------------------------------------------------------------- */
 
+/* The characters Spark refuses in column names unless the table uses column mapping
+ * (DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES): Parquet and Hive cannot hold them. */
+#define BAD_NAME_CHARS " ,;{}()\n\t="
+
+static dl_status
+check_field_names(const dl_delta_field *fields, int32_t n, dl_error *err) {
+    for (int32_t i = 0; i < n; i++) {
+        const char *name = fields[i].name != NULL ? fields[i].name : "";
+        size_t at = strcspn(name, BAD_NAME_CHARS);
+        if (name[at] != '\0') {
+            const char *shown = name[at] == '\n' ? "\\n" : name[at] == '\t' ? "\\t" : &name[at];
+            dl_status s = dl_error_set(
+                err, DL_ERR_SCHEMA,
+                "[DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES] column '%s': '%.*s' is not "
+                "allowed in a column name of a Delta table without column mapping "
+                "(none of ' ,;{}()\\n\\t=' is)",
+                name, shown == &name[at] ? 1 : 2, shown);
+            dl_error_hint(err, "rename the column; Spark keeps such names only in tables with "
+                               "column mapping (TBLPROPERTIES ('delta.columnMapping.mode' = "
+                               "'name')), which deltalite cannot write yet");
+            return s;
+        }
+        DL_TRY(check_field_names(fields[i].children, fields[i].n_children, err));
+    }
+    return DL_OK;
+}
+
 static dl_status
 plan_metadata(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
     if (tx->has_metadata) {
         plan->metadata = &tx->metadata;
         plan->is_metadata_written = true;
-        return dl_delta_schema_parse(dl_str_from_cstr(tx->metadata.schema_string), &tx->arena,
-                                     &plan->schema, err);
+        DL_TRY(dl_delta_schema_parse(dl_str_from_cstr(tx->metadata.schema_string), &tx->arena,
+                                     &plan->schema, err));
+        if (dl_delta_md_cm_mode(plan->metadata) == DL_DELTA_CM_NONE) {
+            DL_TRY(check_field_names(plan->schema.fields, plan->schema.n_fields, err));
+        }
+        return DL_OK;
     }
     DL_CHECK(tx->snap != NULL, err, DL_ERR_INVALID_ARG,
              "%s: creating a table needs a metaData action (dl_delta_tx_create_table)",

@@ -48,7 +48,7 @@ typedef struct legacy_versions {
 } legacy_versions;
 
 static const legacy_versions legacy[DL_DELTA_FEATURE_COUNT] = {
-#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported) \
+#define DL_DELTA_FEATURE_X(id, name, kind, legacy_reader, legacy_writer, is_read_supported, words) \
     {legacy_reader, legacy_writer},
 #include "delta/delta_features.def"
 #undef DL_DELTA_FEATURE_X
@@ -461,12 +461,20 @@ is_active(dl_delta_feature f, const dl_delta_metadata *md, uint64_t used) {
     }
 }
 
+/* Appends "words (name)" for a known feature, the protocol name alone for an unknown one. */
 static dl_status
 append_name(dl_buf *names, const char *name, dl_error *err) {
     if (names->len > 0) {
         DL_TRY(dl_buf_append_cstr(names, ", ", err));
     }
-    return dl_buf_append_cstr(names, name, err);
+    dl_delta_feature f;
+    if (!dl_delta_feature_lookup(dl_str_from_cstr(name), &f)) {
+        return dl_buf_append_cstr(names, name, err);
+    }
+    DL_TRY(dl_buf_append_cstr(names, dl_delta_feature_words(f), err));
+    DL_TRY(dl_buf_append_cstr(names, " (", err));
+    DL_TRY(dl_buf_append_cstr(names, name, err));
+    return dl_buf_append_cstr(names, ")", err);
 }
 
 static dl_status
@@ -517,11 +525,11 @@ dl_delta_protocol_check_write(const dl_delta_protocol *protocol, const dl_delta_
     dl_status s = missing_features(protocol, md, used, handled, &names, err);
     if (s == DL_OK && names.len > 0) {
         s = dl_error_set(err, DL_ERR_UNSUPPORTED,
-                         "Unsupported Delta write feature: the table requires writer table "
-                         "feature(s) that this writer does not support: %s",
+                         "Unsupported Delta write feature: deltalite cannot write this table "
+                         "yet, it uses %s",
                          dl_buf_cstr(&names));
-        dl_error_hint(err, "deltalite can read this table but not change it: write it with a "
-                           "Delta writer that supports these features (Spark with Delta Lake)");
+        dl_error_hint(err, "deltalite reads the table; write it with Spark, or remove the "
+                           "features there (ALTER TABLE ... DROP FEATURE)");
     }
     dl_buf_destroy(&names);
     return s;

@@ -7,8 +7,10 @@
  *
  * Keys are the column names of the top-level, non-nested columns of the file, the first
  * DL_OPS_STATS_COLUMNS of them. minValues/maxValues hold numbers (decimals as plain numbers),
- * dates as "yyyy-MM-dd", timestamps as "yyyy-MM-ddTHH:mm:ss.SSSZ" (the max rounded up to the
- * next millisecond so it stays an upper bound), strings cut to DL_OPS_STATS_PREFIX code
+ * dates as "yyyy-MM-dd", timestamps as "yyyy-MM-ddTHH:mm:ss.SSSZ" (both cut down to the
+ * millisecond, as Spark writes them: readers, ours included, widen a timestamp max by 999
+ * microseconds; rounding the max up instead wrote 9999-12-31 23:59:59.999999 as
+ * +10000-01-01, a year Spark cannot parse), strings cut to DL_OPS_STATS_PREFIX code
  * points (a cut max ends in U+10FFFF, above every character, so it is still a bound);
  * booleans and binary get only a null count, as in Spark.
  */
@@ -36,11 +38,9 @@ prefix_bytes(dl_str s, size_t n, bool *out_is_cut) {
 }
 
 static dl_status
-write_ts(dl_json_writer *jw, const dl_pq_leaf_stats *leaf, int64_t us, bool is_max, dl_error *err) {
+write_ts(dl_json_writer *jw, const dl_pq_leaf_stats *leaf, int64_t us, dl_error *err) {
     char text[64];
-    if (is_max && us % 1000 != 0 && us < INT64_MAX - 1000) {
-        us += 1000 - dl_floor_mod(us, 1000);
-    }
+    us -= dl_floor_mod(us, 1000);
     dl_ts_style style = leaf->type->id == DL_VEC_TYPE_TIMESTAMP ? DL_TS_STYLE_ISO_MILLIS
                                                                 : DL_TS_STYLE_ISO_MILLIS_NTZ;
     return dl_json_writer_string(jw, dl_str_make(text, dl_ts_format(us, style, text)), err);
@@ -77,7 +77,7 @@ write_bound(dl_json_writer *jw, dl_buf *scratch, const dl_pq_leaf_stats *leaf, b
                                      err);
     case DL_VEC_TYPE_TIMESTAMP:
     case DL_VEC_TYPE_TIMESTAMP_NTZ:
-        return write_ts(jw, leaf, v->i64, is_max, err);
+        return write_ts(jw, leaf, v->i64, err);
     case DL_VEC_TYPE_STRING:
         return write_str(jw, scratch, leaf, v->bytes, is_max, err);
     default:

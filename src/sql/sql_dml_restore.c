@@ -132,6 +132,23 @@ stage_diff(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_snapshot
     return s;
 }
 
+/* The timestamp parameter as Spark records it: a literal's value as written, without the
+ * SQL quotes ('2026-01-01' and TIMESTAMP'2026-01-01' both give 2026-01-01); any other
+ * expression as its SQL text. */
+static const char *
+timestamp_text(dl_sql_binder *b, const dl_sql_expr *e) {
+    bool is_text_literal =
+        e->kind == DL_SQL_EXPR_LITERAL &&
+        (e->u.lit.kind == DL_SQL_LIT_STRING || e->u.lit.kind == DL_SQL_LIT_TIMESTAMP ||
+         e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_NTZ || e->u.lit.kind == DL_SQL_LIT_TIMESTAMP_LTZ ||
+         e->u.lit.kind == DL_SQL_LIT_DATE);
+    if (!is_text_literal) {
+        return dl_sql_dml_expr_text(b, e);
+    }
+    char *text = dl_arena_strndup(b->arena, e->u.lit.text.ptr, e->u.lit.text.len);
+    return text != NULL ? text : dl_sql_dml_expr_text(b, e);
+}
+
 static dl_status
 stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
               const dl_delta_snapshot *old, dl_delta_tx *tx, dl_error *err) {
@@ -145,8 +162,8 @@ stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
         DL_TRY(dl_delta_tx_param_json(tx, "timestamp", "null", err));
     } else {
         DL_TRY(dl_delta_tx_param_json(tx, "version", "null", err));
-        DL_TRY(dl_delta_tx_param_string(tx, "timestamp",
-                                        dl_sql_dml_expr_text(b, stmt->u.restore.tt.expr), err));
+        DL_TRY(dl_delta_tx_param_string(tx, "timestamp", timestamp_text(b, stmt->u.restore.tt.expr),
+                                        err));
     }
     const dl_delta_metadata *old_md = dl_delta_snapshot_metadata(old);
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(t->snap);

@@ -536,7 +536,7 @@ TEST(test_legacy_table_with_active_unhandled_feature_is_refused) {
     dl_error err;
     dl_delta_tx *tx = NULL;
     CHECK_STATUS(begin_latest(&t, NULL, &tx, &err), DL_ERR_UNSUPPORTED, &err);
-    CHECK_ERR_CONTAINS(&err, "changeDataFeed");
+    CHECK_ERR_CONTAINS(&err, "it uses the change data feed (changeDataFeed)");
     dl_delta_tx_options opts = {.handled_features = (uint64_t)1
                                                     << DL_DELTA_FEATURE_CHANGE_DATA_FEED};
     CHECK_OK(begin_latest(&t, &opts, &tx, &err), &err);

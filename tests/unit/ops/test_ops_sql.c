@@ -655,7 +655,7 @@ TEST(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported) {
                     "[\"vacuumProtocolCheck\",\"generatedColumns\"]}}\n"));
     CHECK(deltalite_exec(w.db, "VACUUM v") == DELTALITE_ERROR_UNSUPPORTED);
     CHECK(strstr(deltalite_error_message(w.db), "generatedColumns") != NULL);
-    CHECK(strstr(deltalite_error_hint(w.db), "write it with a Delta writer that supports") != NULL);
+    CHECK(strstr(deltalite_error_hint(w.db), "write it with Spark") != NULL);
     CHECK(deltalite_exec(w.db, "VACUUM v DRY RUN") == DELTALITE_ERROR_UNSUPPORTED);
     CHECK(file_exists(dir, "orphan-1.parquet"));
     CHECK(tl_commit(&t, 3,

@@ -354,6 +354,36 @@ TEST(test_infinite_bounds_are_left_out_of_stats) {
     fixture_close(&f);
 }
 
+/* Spark cuts both timestamp bounds down to the millisecond (readers widen the max); rounding
+ * the max up wrote 9999-12-31 23:59:59.999999 as +10000-01-01, which Spark cannot parse. */
+TEST(test_timestamp_bounds_are_cut_to_the_millisecond) {
+    fixture f;
+    CHECK(fixture_open(&f,
+                       "{\"type\":\"struct\",\"fields\":[{\"name\":\"ts\",\"type\":\"timestamp\","
+                       "\"nullable\":true,\"metadata\":{}},{\"name\":\"tn\",\"type\":"
+                       "\"timestamp_ntz\",\"nullable\":true,\"metadata\":{}}]}",
+                       NULL, 0, 0));
+    dl_batch *batch = NULL;
+    CHECK(dl_vec_batch_new(NULL, dl_delta_snapshot_schema(f.snap)->type, 2, &batch, NULL) == DL_OK);
+    const int64_t max_us = INT64_C(253402300799999999); /* 9999-12-31 23:59:59.999999 */
+    const int64_t before_epoch = -1500;                 /* 1969-12-31 23:59:59.9985 */
+    for (int c = 0; c < 2; c++) {
+        CHECK(dl_vec_append_i64(batch->cols[c], max_us, NULL) == DL_OK);
+        CHECK(dl_vec_append_i64(batch->cols[c], before_epoch, NULL) == DL_OK);
+    }
+    dl_vec_batch_set_count(batch, 2);
+    dl_error err;
+    dl_status s = dl_ops_writer_write(f.w, batch, &err);
+    dl_vec_batch_free(batch);
+    CHECK_STATUS(s, DL_OK, &err);
+    CHECK_STATUS(dl_ops_writer_finish(f.w, &err), DL_OK, &err);
+    CHECK_STR_EQ(dl_ops_writer_file(f.w, 0)->stats,
+                 "{\"numRecords\":2,\"minValues\":{\"ts\":\"1969-12-31T23:59:59.998Z\",\"tn\":"
+                 "\"1969-12-31T23:59:59.998\"},\"maxValues\":{\"ts\":\"9999-12-31T23:59:59.999Z\","
+                 "\"tn\":\"9999-12-31T23:59:59.999\"},\"nullCount\":{\"ts\":0,\"tn\":0}}");
+    fixture_close(&f);
+}
+
 int
 main(void) {
     RUN(test_decimal_text_keeps_scale_and_sign);
@@ -368,5 +398,6 @@ main(void) {
     RUN(test_null_in_not_null_partition_column_is_a_constraint_error);
     RUN(test_partition_column_not_in_schema_is_refused);
     RUN(test_infinite_bounds_are_left_out_of_stats);
+    RUN(test_timestamp_bounds_are_cut_to_the_millisecond);
     return harness_finish();
 }
