@@ -19,10 +19,16 @@
  * The table's protocol is checked first, as for every write: writer features deltalite cannot
  * honour refuse VACUUM, DRY RUN too, before anything is listed or deleted.
  *
- * DRY RUN deletes nothing and returns the candidates (column `path`, absolute paths as Spark
- * shows them); otherwise the files are deleted and the result is the table's path. No commit
- * is written (Spark writes VACUUM START/END only when vacuum logging is enabled). Time travel
- * to a version whose files are gone then fails when the scan opens them.
+ * DRY RUN deletes nothing, commits nothing and returns the candidates (column `path`, absolute
+ * paths as Spark shows them); otherwise the files are deleted and the result is the table's
+ * path. Around the deletes two commits holding only commitInfo record the work, as Spark's
+ * vacuum logging (on by default for local tables; spark.databricks.delta.vacuum.logging
+ * .enabled = false turns it off): VACUUM START (retentionCheckEnabled,
+ * defaultRetentionMillis, specifiedRetentionMillis; numFilesToDelete, sizeOfDataToDelete)
+ * before the first delete, VACUUM END (status COMPLETED or FAILED; numDeletedFiles,
+ * numVacuumedDirectories) after the last. A VACUUM that finds nothing to delete commits
+ * nothing, where Spark still writes both (our user stories count the versions around such a
+ * VACUUM). Time travel to a version whose files are gone then fails when the scan opens them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +48,12 @@ typedef struct vacuum {
     const char *root;
     int64_t retention_ms;
     int64_t table_retention_ms;
+    bool has_retain;    /* RETAIN n HOURS given */
+    bool is_check_on;   /* retentionDurationCheck.enabled */
+    const char **paths; /* the candidates' store paths */
+    int64_t n_paths;
+    int64_t bytes;  /* their size */
+    int64_t n_dirs; /* folders listed, the table's own included (Spark's count) */
 } vacuum;
 
 /* RETAIN n HOURS as ms (n a constant, possibly fractional). */
@@ -104,16 +116,17 @@ open_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err)
     v->retention_ms = v->table_retention_ms;
     if (stmt->u.vacuum.retain_hours != NULL) {
         DL_TRY(retain_ms(b, stmt->u.vacuum.retain_hours, &v->retention_ms, err));
+        v->has_retain = true;
     }
     return DL_OK;
 }
 
 static dl_status
-check_retention(dl_sql_binder *b, const dl_sql_stmt *stmt, const vacuum *v, dl_error *err) {
+check_retention(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *err) {
     const char *check =
         dl_sql_session_get(b->session, "spark.databricks.delta.retentionDurationCheck.enabled");
-    bool is_checked = check == NULL || !dl_str_eq_nocase(dl_str_from_cstr(check), DL_STR("false"));
-    if (!is_checked || v->retention_ms >= v->table_retention_ms) {
+    v->is_check_on = check == NULL || !dl_str_eq_nocase(dl_str_from_cstr(check), DL_STR("false"));
+    if (!v->is_check_on || v->retention_ms >= v->table_retention_ms) {
         return DL_OK;
     }
     DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_INVALID_ARG, err,
@@ -189,10 +202,9 @@ is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_
            !dl_hmap_get(needed, rel, &ignored);
 }
 
-/* The candidates' store paths into *out (in the statement arena). */
+/* The candidates' store paths, their size and the folders listed, into v (statement arena). */
 static dl_status
-find_candidates(dl_sql_binder *b, const vacuum *v, const char ***out, int64_t *out_n,
-                dl_error *err) {
+find_candidates(dl_sql_binder *b, vacuum *v, dl_error *err) {
     int64_t cutoff = dl_sql_dml_now_ms() - v->retention_ms;
     const char *prefix = v->root[0] != '\0' ? dl_arena_printf(b->arena, "%s/", v->root) : "";
     DL_CHECK(prefix != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -204,15 +216,98 @@ find_candidates(dl_sql_binder *b, const vacuum *v, const char ***out, int64_t *o
     dl_hmap_init(&needed, b->exec->alloc);
     dl_status s = needed_files(v, cutoff, &needed, err);
     int64_t n = 0;
+    v->n_dirs = 1;
     for (size_t i = 0; s == DL_OK && i < listing.count; i++) {
-        if (is_candidate(&listing.entries[i], strlen(prefix), cutoff, &needed)) {
-            paths[n++] = listing.entries[i].path.ptr;
+        const dl_store_entry *e = &listing.entries[i];
+        if (is_candidate(e, strlen(prefix), cutoff, &needed)) {
+            paths[n++] = e->path.ptr;
+            v->bytes += e->size;
         }
+        size_t root_len = strlen(prefix);
+        bool is_listed_dir =
+            e->is_dir && e->path.len > root_len &&
+            !is_hidden(dl_str_make(e->path.ptr + root_len, e->path.len - root_len));
+        v->n_dirs += is_listed_dir ? 1 : 0;
     }
     dl_hmap_destroy(&needed);
-    *out = paths;
-    *out_n = n;
+    v->paths = paths;
+    v->n_paths = n;
     return s;
+}
+
+/* Whether VACUUM START / END are committed (Spark's default for local tables). */
+static bool
+is_logged(dl_sql_binder *b) {
+    const char *on =
+        dl_sql_session_get(b->session, "spark.databricks.delta.vacuum.logging.enabled");
+    return on == NULL || strcmp(on, "false") != 0;
+}
+
+/* VACUUM START: what is about to be deleted, committed before the first delete. */
+static dl_status
+log_start(dl_sql_binder *b, const vacuum *v, dl_error *err) {
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(v->table, v->snap, NULL, &tx, err));
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_VACUUM_START);
+    dl_status s =
+        dl_delta_tx_param_json(tx, "retentionCheckEnabled", v->is_check_on ? "true" : "false", err);
+    const char *def = dl_arena_printf(b->arena, "%lld", (long long)v->table_retention_ms);
+    const char *spec = dl_arena_printf(b->arena, "%lld", (long long)v->retention_ms);
+    s = s == DL_OK && (def == NULL || spec == NULL)
+            ? dl_error_set(err, DL_ERR_NOMEM, "out of memory")
+            : s;
+    s = s == DL_OK ? dl_delta_tx_param_json(tx, "defaultRetentionMillis", def, err) : s;
+    if (s == DL_OK && v->has_retain) {
+        s = dl_delta_tx_param_json(tx, "specifiedRetentionMillis", spec, err);
+    }
+    dl_sql_dml_metric metrics[] = {{"numFilesToDelete", v->n_paths},
+                                   {"sizeOfDataToDelete", v->bytes}};
+    s = s == DL_OK ? dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err) : s;
+    if (s != DL_OK) {
+        dl_sql_dml_discard(tx, NULL);
+        return s;
+    }
+    return dl_sql_dml_commit(tx, NULL, err);
+}
+
+/* VACUUM END: COMPLETED with what was deleted, or FAILED (err keeps the delete's error). */
+static dl_status
+log_end(const vacuum *v, int64_t n_deleted, bool is_failed, dl_error *err) {
+    dl_error own;
+    dl_error *e = is_failed ? &own : err;
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(v->table, v->snap, NULL, &tx, e));
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_VACUUM_END);
+    dl_status s = dl_delta_tx_param_string(tx, "status", is_failed ? "FAILED" : "COMPLETED", e);
+    dl_sql_dml_metric metrics[] = {{"numDeletedFiles", n_deleted},
+                                   {"numVacuumedDirectories", v->n_dirs}};
+    s = s == DL_OK ? dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), e) : s;
+    if (s != DL_OK) {
+        dl_sql_dml_discard(tx, NULL);
+        return s;
+    }
+    return dl_sql_dml_commit(tx, NULL, e);
+}
+
+/* Deletes the candidates between VACUUM START and VACUUM END (when logged and there are any). */
+static dl_status
+delete_candidates(dl_sql_binder *b, const vacuum *v, dl_error *err) {
+    bool is_log = is_logged(b) && v->n_paths > 0;
+    if (is_log) {
+        DL_TRY(log_start(b, v, err));
+    }
+    for (int64_t i = 0; i < v->n_paths; i++) {
+        dl_status s = dl_store_remove(v->store, v->paths[i], err);
+        if (s != DL_OK && s != DL_ERR_NOT_FOUND) {
+            dl_error_prefix(err, "VACUUM %s deleted %lld of %lld files, then: ", v->display,
+                            (long long)i, (long long)v->n_paths);
+            if (is_log) {
+                (void)log_end(v, i, true, err);
+            }
+            return s;
+        }
+    }
+    return is_log ? log_end(v, v->n_paths, false, err) : DL_OK;
 }
 
 dl_status
@@ -224,21 +319,12 @@ dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, 
     vacuum v = {0};
     DL_TRY(open_vacuum(b, stmt, &v, err));
     DL_TRY(check_retention(b, stmt, &v, err));
-    const char **paths = NULL;
-    int64_t n = 0;
-    DL_TRY(find_candidates(b, &v, &paths, &n, err));
+    DL_TRY(find_candidates(b, &v, err));
     static const char *const col = "path";
     if (stmt->u.vacuum.is_dry_run) {
-        return dl_sql_plan_strings(b, &col, 1, paths, n, out, err);
+        return dl_sql_plan_strings(b, &col, 1, v.paths, v.n_paths, out, err);
     }
-    for (int64_t i = 0; i < n; i++) {
-        dl_status s = dl_store_remove(v.store, paths[i], err);
-        if (s != DL_OK && s != DL_ERR_NOT_FOUND) {
-            dl_error_prefix(err, "VACUUM %s deleted %lld of %lld files, then: ", v.display,
-                            (long long)i, (long long)n);
-            return s;
-        }
-    }
+    DL_TRY(delete_candidates(b, &v, err));
     const char *root = v.root;
     return dl_sql_plan_strings(b, &col, 1, &root, 1, out, err);
 }

@@ -44,6 +44,7 @@ static const struct known_setting {
     {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
     {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION},
     {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL},
+    {"spark.databricks.delta.vacuum.logging.enabled", "true", SETTING_BOOL}, /* local tables */
     /* The layout of the files writes make (Spark passes these Hadoop settings to parquet-mr). */
     {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES},
     {"parquet.block.size", "134217728", SETTING_POSITIVE_INT},
