@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * dl_bench_sql WAREHOUSE QUERY.sql [--threads N] [--print]
+ * dl_bench_sql WAREHOUSE QUERY.sql [--threads N] [--print] [--out FILE]
  *
  * deltalite's side of the SQL benchmarks (bench/README.md, q1..q6): opens WAREHOUSE (a folder
  * of Delta tables, here `sales` and `customers` written by dl_bench_load_delta) through the
@@ -20,6 +20,10 @@
  * rows is the answer the runner compares with the peer's; the digest only compares deltalite
  * runs with each other. --print runs the query a second time, untimed, and writes up to 20 rows
  * to stderr as text (Spark's CAST AS STRING), to compare answers with the peer's --print.
+ * --out FILE reads the result row by row instead (deltalite_query, every value as text by
+ * deltalite_result_get_text, timed the same way) and writes every row to FILE, one line a row,
+ * values separated by tabs, NULL as \N, tab, newline and backslash escaped as \t, \n, \\:
+ * the answer the TPC-H bench (bench/tpch/) compares with DuckDB's.
  * --threads N: worker threads (deltalite_options.threads; default 0 = one per core, as
  * DuckDB's default).
  */
@@ -230,6 +234,85 @@ print_rows(deltalite_db *db, const char *sql) {
     return true;
 }
 
+/* Writes one value to f with the --out escapes. */
+static void
+write_escaped(FILE *f, const char *text, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\t' || c == '\n' || c == '\\') {
+            (void)fputc('\\', f);
+            c = c == '\t' ? 't' : c == '\n' ? 'n' : '\\';
+        }
+        (void)fputc(c, f);
+    }
+}
+
+/* Reads the result row by row, every value as text, into f; returns false on an error. */
+static bool
+drain_text(deltalite_db *db, const char *sql, FILE *f, int64_t *out_rows) {
+    deltalite_result *r = NULL;
+    if (deltalite_query(db, sql, &r) != DELTALITE_OK) {
+        print_error(db);
+        return false;
+    }
+    int32_t n_cols = deltalite_result_column_count(r);
+    int64_t rows = 0;
+    for (;;) {
+        bool has_row = false;
+        if (deltalite_result_next_row(r, &has_row) != DELTALITE_OK) {
+            print_error(db);
+            deltalite_result_free(r);
+            return false;
+        }
+        if (!has_row) {
+            break;
+        }
+        for (int32_t c = 0; c < n_cols; c++) {
+            const char *text = NULL;
+            size_t len = 0;
+            if (c > 0) {
+                (void)fputc('\t', f);
+            }
+            if (deltalite_result_is_null(r, c)) {
+                (void)fputs("\\N", f);
+            } else if (deltalite_result_get_text(r, c, &text, &len) == DELTALITE_OK) {
+                write_escaped(f, text, len);
+            } else {
+                print_error(db);
+                deltalite_result_free(r);
+                return false;
+            }
+        }
+        (void)fputc('\n', f);
+        rows++;
+    }
+    deltalite_result_free(r);
+    *out_rows = rows;
+    return true;
+}
+
+/* The --out mode: the result as text into out_path, timed. */
+static bool
+run_text(deltalite_db *db, const char *sql, const char *out_path) {
+    FILE *f = fopen(out_path, "wb");
+    if (f == NULL) {
+        (void)fprintf(stderr, "dl_bench_sql: cannot write %s\n", out_path);
+        return false;
+    }
+    double t0 = now_s();
+    int64_t rows = 0;
+    bool ok = drain_text(db, sql, f, &rows);
+    double seconds = now_s() - t0;
+    if (fclose(f) != 0) {
+        (void)fprintf(stderr, "dl_bench_sql: write error on %s\n", out_path);
+        ok = false;
+    }
+    if (ok) {
+        (void)printf("RESULT seconds=%.6f rows=%" PRId64 "\n", seconds, rows);
+    }
+    return ok;
+}
+
 static bool
 run(deltalite_db *db, const char *sql, bool is_print) {
     double t0 = now_s();
@@ -257,17 +340,21 @@ run(deltalite_db *db, const char *sql, bool is_print) {
 int
 main(int argc, char **argv) {
     if (argc < 3) {
-        (void)fprintf(stderr, "usage: dl_bench_sql WAREHOUSE QUERY.sql [--threads N] [--print]\n");
+        (void)fprintf(stderr, "usage: dl_bench_sql WAREHOUSE QUERY.sql [--threads N] [--print] "
+                              "[--out FILE]\n");
         return 2;
     }
     deltalite_options opts;
     memset(&opts, 0, sizeof(opts));
     bool is_print = false;
+    const char *out_path = NULL;
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--print") == 0) {
             is_print = true;
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             opts.threads = (int32_t)strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out_path = argv[++i];
         } else {
             (void)fprintf(stderr, "dl_bench_sql: unknown option '%s'\n", argv[i]);
             return 2;
@@ -287,7 +374,7 @@ main(int argc, char **argv) {
         (void)deltalite_close(db);
         return 1;
     }
-    bool ok = run(db, sql, is_print);
+    bool ok = out_path != NULL ? run_text(db, sql, out_path) : run(db, sql, is_print);
     (void)deltalite_close(db);
     return ok ? 0 : 1;
 }
