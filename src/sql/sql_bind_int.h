@@ -433,6 +433,11 @@ DL_NODISCARD dl_status dl_sql_optimize(dl_sql_exec_ctx *exec, dl_sql_plan **plan
  * aggregates (sql_optimize_prune.c); root's output is kept. */
 DL_NODISCARD dl_status dl_sql_prune_columns(dl_sql_exec_ctx *exec, dl_sql_plan *root,
                                             dl_error *err);
+/* A FILTER (*node) over a comma join whose inner CROSS would build a cross product that an
+ * equality with the next table avoids, rotated (sql_optimize_rotate.c); *out_rotated says
+ * whether *node changed (it is then a PROJECT over the FILTER). */
+DL_NODISCARD dl_status dl_sql_rotate_cross(dl_arena *arena, dl_sql_plan **node, bool *out_rotated,
+                                           dl_error *err);
 DL_NODISCARD dl_status dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node,
                                            dl_error *err);
 

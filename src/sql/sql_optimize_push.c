@@ -14,6 +14,9 @@
  *     is a hash join and not a cross product (a CROSS join with keys becomes INNER). A
  *     disjunction whose every branch holds the same such equality (TPC-H q19's shape) gives
  *     that equality as a key as well, the disjunction staying above;
+ *   - a disjunction over both sides of a join implies, for each side, the OR of its branches'
+ *     conjuncts on that side alone (when every branch has one): that goes down the side as
+ *     well, the disjunction staying above (TPC-H q7's nation pairs, q19's part and lineitem);
  *   - two FILTERs in a row become one, the lower one's conjuncts first (Spark's CombineFilters):
  *     rows run through them in order, so a condition below that guards one above (x <> 0
  *     under 10 / x > 1) still keeps ANSI mode's errors away from the rows it removes.
@@ -283,8 +286,86 @@ rest_into_keys(dl_arena *arena, dl_sql_plan *j, join_split *sp, dl_error *err) {
     return DL_OK;
 }
 
-/* FILTER over JOIN: the one-sided conjuncts into the sides that allow them, equalities of
- * the two sides into an inner join's keys. */
+/* Whether e reads columns and only those in [lo, hi). */
+static bool
+reads_only(const dl_sql_bexpr *e, int32_t lo, int32_t hi) {
+    int32_t a = INT32_MAX;
+    int32_t z = -1;
+    column_range(e, &a, &z);
+    return z >= 0 && a >= lo && z < hi && !is_opaque(e);
+}
+
+/*
+ * What the disjunction c implies about the columns [lo, hi) alone: the OR over its branches of
+ * the AND of each branch's conjuncts that read only them ((a1 AND b1) OR (a2 AND b2) implies
+ * a1 OR a2), as copies; NULL when some branch has no such conjunct.
+ */
+static dl_status
+implied_on(dl_arena *arena, const dl_sql_bexpr *c, int32_t lo, int32_t hi, dl_sql_bexpr **out,
+           dl_error *err) {
+    *out = NULL;
+    dl_sql_bexpr **branches = dl_arena_alloc_zero(arena, (size_t)c->n_args * sizeof(void *));
+    DL_CHECK(branches != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    for (int32_t d = 0; d < c->n_args; d++) {
+        const dl_sql_bexpr *br = c->args[d];
+        int32_t n = br->kind == DL_SQL_BEXPR_AND ? br->n_args : 1;
+        dl_sql_bexpr **parts = dl_arena_alloc_zero(arena, (size_t)n * sizeof(void *));
+        DL_CHECK(parts != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+        int32_t k = 0;
+        for (int32_t i = 0; i < n; i++) {
+            const dl_sql_bexpr *e = br->kind == DL_SQL_BEXPR_AND ? br->args[i] : br;
+            if (reads_only(e, lo, hi)) {
+                parts[k] = rewrite(arena, e, NULL, 0);
+                DL_CHECK(parts[k] != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+                k++;
+            }
+        }
+        if (k == 0) {
+            return DL_OK;
+        }
+        DL_TRY(and_of(arena, parts, k, &branches[d], err));
+    }
+    dl_sql_bexpr * or = dl_arena_memdup(arena, c, sizeof(*c));
+    DL_CHECK(or != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    or->args = branches;
+    *out = or ;
+    return DL_OK;
+}
+
+/* conj[0..n) and, for each disjunction over both sides of j, what it implies about each side
+ * alone (TPC-H q7's nation pairs, q19's part and lineitem conditions), into *out. */
+static dl_status
+with_implied(dl_arena *arena, const dl_sql_plan *j, dl_sql_bexpr **conj, int32_t n,
+             dl_sql_bexpr ***out, int32_t *out_n, dl_error *err) {
+    dl_sql_bexpr **all = dl_arena_alloc_zero(arena, (size_t)(3 * n) * sizeof(void *));
+    DL_CHECK(all != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    int32_t wl = j->left->n_cols;
+    int32_t wt = wl + (j->right != NULL ? j->right->n_cols : 0);
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        all[k++] = conj[i];
+        int32_t lo = INT32_MAX;
+        int32_t hi = -1;
+        column_range(conj[i], &lo, &hi);
+        if (conj[i]->kind != DL_SQL_BEXPR_OR || is_opaque(conj[i]) || lo >= wl || hi < wl) {
+            continue;
+        }
+        dl_sql_bexpr *side = NULL;
+        DL_TRY(implied_on(arena, conj[i], 0, wl, &side, err));
+        all[k] = side;
+        k += side != NULL ? 1 : 0;
+        DL_TRY(implied_on(arena, conj[i], wl, wt, &side, err));
+        all[k] = side;
+        k += side != NULL ? 1 : 0;
+    }
+    *out = all;
+    *out_n = k;
+    return DL_OK;
+}
+
+/* FILTER over JOIN: the one-sided conjuncts into the sides that allow them (with what the
+ * two-sided disjunctions imply about each side), equalities of the two sides into an inner
+ * join's keys. */
 static dl_status
 into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     dl_sql_plan *f = *node;
@@ -292,6 +373,7 @@ into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     dl_sql_bexpr *c = f->u.cond;
     dl_sql_bexpr **conj = c->kind == DL_SQL_BEXPR_AND ? c->args : &f->u.cond;
     int32_t n = c->kind == DL_SQL_BEXPR_AND ? c->n_args : 1;
+    DL_TRY(with_implied(arena, j, conj, n, &conj, &n, err));
     join_split sp;
     DL_TRY(split_for_join(arena, j, conj, n, &sp, err));
     DL_TRY(rest_into_keys(arena, j, &sp, err));
@@ -319,7 +401,11 @@ dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
         } else if (child->kind == DL_SQL_PLAN_PROJECT) {
             DL_TRY(through_project(exec->arena, node, err));
         } else if (child->kind == DL_SQL_PLAN_JOIN) {
-            DL_TRY(into_join(exec->arena, node, err));
+            bool is_rotated = false;
+            DL_TRY(dl_sql_rotate_cross(exec->arena, node, &is_rotated, err));
+            if (!is_rotated) {
+                DL_TRY(into_join(exec->arena, node, err));
+            }
         }
         if (*node == p) {
             break; /* nothing moved */

@@ -113,6 +113,11 @@ function query() {
       return { sql: `SELECT ${gc.join(', ')}, ${items.join(', ')} FROM ${T1} t1${w} GROUP BY ${g}${h}`, ordered: false };
     }
     case 2: { // join
+      if (rnd() < 0.1) { // three comma-joined tables, the first two linked only through the third
+        const w3 = pick(['t1.k = t3.k AND t2.id = t3.id', `t3.id = t2.id AND t1.k = t3.k AND ${boolE(0, 'j')}`,
+          't1.k = t3.k AND t2.k = t3.k AND t2.id < 20', 't2.id = t3.id AND t1.a IS NOT DISTINCT FROM t3.v']);
+        return { sql: `SELECT t1.b AS c0, t2.id AS c1, t3.v AS c2 FROM ${T1} t1, ${T2} t2, ${T2} t3 WHERE ${w3}`, ordered: false };
+      }
       if (rnd() < 0.3) { // comma joins: equalities in WHERE, also common to every OR branch
         const wc = pick(['t1.k = t2.k', `t2.k = t1.k AND ${boolE(1, 'j')}`,
           `(t1.k = t2.k AND ${boolE(0, 'j')}) OR (t2.k = t1.k AND ${boolE(0, 'j')})`,

@@ -271,6 +271,7 @@ TEST(test_comma_joins_become_equi_joins) {
                             "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
                             &out, &err);
     const char *plan = dl_buf_cstr(&out);
+    /* a.id = c.id OR b.id = 3 stays above; nothing it implies reaches one side alone. */
     int ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL &&
              strstr(plan, "FILTER") != NULL;
     if (!ok) {
@@ -282,6 +283,23 @@ TEST(test_comma_joins_become_equi_joins) {
                    "SELECT a.id, c.id FROM range(10) a, range(20) b, range(30) c "
                    "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
                    "3\t4\n"));
+    /* a and b share no equality, c links both: no cross product of a and b either. */
+    dl_buf_init(&out, NULL);
+    st = et_query(session,
+                  "EXPLAIN SELECT b.id FROM range(10) a, range(20) b, range(30) c "
+                  "WHERE a.id = c.id AND b.id = c.id + 1",
+                  &out, &err);
+    plan = dl_buf_cstr(&out);
+    ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    CHECK(et_check(session,
+                   "SELECT a.id, b.id, c.id FROM range(10) a, range(20) b, range(30) c "
+                   "WHERE a.id = c.id AND b.id = c.id + 1 AND a.id > 7 ORDER BY 1",
+                   "8\t9\t8\n9\t10\t9\n"));
 }
 
 /* Scans under joins, windows and sorts read only the columns the query uses. */
@@ -303,6 +321,20 @@ TEST(test_scans_under_joins_read_only_used_columns) {
     const char *plan = dl_buf_cstr(&out);
     int ok = st == DL_OK && strstr(plan, "cols=[id, a]") != NULL &&
              strstr(plan, "cols=[id, b, c]") != NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    /* A disjunction over both sides: what it implies about t1 alone goes into t1's scan. */
+    dl_buf_init(&out, NULL);
+    st = et_query(session,
+                  "EXPLAIN SELECT t1.a FROM read_parquet('/tmp/dl_test_sql_engine_prune.parquet') "
+                  "t1, read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t2 WHERE "
+                  "(t1.id = t2.c AND t1.a = 2) OR (t2.c = t1.id AND t1.a = 4 AND t2.b = 'y')",
+                  &out, &err);
+    plan = dl_buf_cstr(&out);
+    ok = st == DL_OK && strstr(plan, "cols=[id, a] filters=[(") != NULL;
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
