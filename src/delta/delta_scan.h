@@ -135,8 +135,11 @@ typedef struct dl_delta_scan_options {
     size_t n_columns;
     const dl_delta_pred *predicate; /* NULL = every file */
     bool is_compacted;              /* drop deleted rows by copying, not by a selection */
-    int32_t batch_rows;             /* 1..DL_BATCH_CAPACITY; 0 = the capacity */
-    const dl_allocator *alloc;      /* NULL = the snapshot's */
+    /* The predicate rules out whole files only: readers skip no row group or page, so every
+     * live row of a planned file is returned (what a rewrite that copies files needs). */
+    bool is_files_only;
+    int32_t batch_rows;        /* 1..DL_BATCH_CAPACITY; 0 = the capacity */
+    const dl_allocator *alloc; /* NULL = the snapshot's */
     /* Row-group units (above) when at most this many files survive planning; 0 = never. */
     size_t row_group_units_max_files;
     /* NULL = every live file; else one byte per live file of the snapshot (in

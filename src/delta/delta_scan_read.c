@@ -594,7 +594,7 @@ plan_reader(dl_delta_scan_reader *r, dl_error *err) {
         DL_TRY(plan_column(r, i, cols, &n_cols, err));
     }
     const dl_pq_filter *filter = NULL;
-    if (scan->pred) {
+    if (scan->pred != NULL && !scan->opts.is_files_only) {
         DL_TRY(dl_delta_bpred_to_pq(scan->pred, find_leaf, r, &r->arena, &filter, err));
     }
     dl_pq_read_options ro = {.alloc = r->alloc,

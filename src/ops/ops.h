@@ -65,6 +65,12 @@ typedef struct dl_ops_write_spec {
     int32_t n_partition_columns;
     const char *job_id;        /* the uuid in file names (a transaction's id will do) */
     int64_t target_file_bytes; /* roll files at this size; 0 = DL_OPS_TARGET_FILE_BYTES */
+    int64_t max_file_rows;     /* ... or at this many rows (Spark's maxRecordsPerFile); 0 = none */
+    /* Parquet layout (parquet-mr's parquet.block.size, parquet.page.size and
+     * parquet.page.row.count.limit); 0 = the Parquet writer's defaults. */
+    int64_t row_group_bytes;
+    int64_t page_bytes;
+    int64_t page_rows;
     int64_t modification_time; /* add.modificationTime (ms); 0 = now */
     bool data_change;          /* add.dataChange */
     const dl_allocator *alloc; /* NULL = libc */

@@ -118,6 +118,15 @@ dl_ops_writer_new(const dl_ops_write_spec *spec, dl_ops_writer **out, dl_error *
     dl_pq_write_options_init(&w->pq_opts);
     w->pq_opts.codec = DL_PQ_CODEC_SNAPPY;
     w->pq_opts.stats_max_bytes = 1024;
+    if (spec->row_group_bytes > 0) {
+        w->pq_opts.row_group_bytes = spec->row_group_bytes;
+    }
+    if (spec->page_bytes > 0) {
+        w->pq_opts.page_bytes = (size_t)spec->page_bytes;
+    }
+    if (spec->page_rows > 0) {
+        w->pq_opts.page_rows = spec->page_rows;
+    }
     dl_status s = build_columns(w, err);
     if (s != DL_OK) {
         dl_ops_writer_free(w);
@@ -339,10 +348,11 @@ check_batch(const dl_ops_writer *w, const dl_batch *batch, dl_error *err) {
     return DL_OK;
 }
 
-/* Writes rows sel[0..n) of batch (data columns only) to slot sl, rolling at the target. */
+/* Writes rows sel[0..n) of batch (data columns only) to slot sl's open file, closing it at
+ * the target size or row count. */
 static dl_status
-write_rows(dl_ops_writer *w, slot *sl, const dl_batch *batch, const uint32_t *sel, int64_t n,
-           dl_error *err) {
+write_file_rows(dl_ops_writer *w, slot *sl, const dl_batch *batch, const uint32_t *sel, int64_t n,
+                dl_error *err) {
     if (sl->pq == NULL) {
         DL_TRY(open_file(w, sl, err));
     }
@@ -362,8 +372,33 @@ write_rows(dl_ops_writer *w, slot *sl, const dl_batch *batch, const uint32_t *se
         sl->pq = NULL;
         return s;
     }
-    if (dl_pq_writer_size(sl->pq) >= w->spec.target_file_bytes) {
+    if (dl_pq_writer_size(sl->pq) >= w->spec.target_file_bytes ||
+        (w->spec.max_file_rows > 0 && dl_pq_writer_num_rows(sl->pq) >= w->spec.max_file_rows)) {
         return close_file(w, sl, err);
+    }
+    return DL_OK;
+}
+
+/* Writes rows sel[0..n) of batch to slot sl, in pieces that fit the files' row limit. */
+static dl_status
+write_rows(dl_ops_writer *w, slot *sl, const dl_batch *batch, const uint32_t *sel, int64_t n,
+           dl_error *err) {
+    uint32_t all[DL_BATCH_CAPACITY];
+    if (sel == NULL && w->spec.max_file_rows > 0) {
+        for (int64_t k = 0; k < n; k++) {
+            all[k] = (uint32_t)dl_vec_batch_row(batch, k);
+        }
+        sel = all;
+    }
+    while (n > 0) {
+        int64_t take = n;
+        if (w->spec.max_file_rows > 0) {
+            int64_t in_file = sl->pq != NULL ? dl_pq_writer_num_rows(sl->pq) : 0;
+            take = w->spec.max_file_rows - in_file < n ? w->spec.max_file_rows - in_file : n;
+        }
+        DL_TRY(write_file_rows(w, sl, batch, sel, take, err));
+        sel = sel != NULL ? sel + take : NULL;
+        n -= take;
     }
     return DL_OK;
 }

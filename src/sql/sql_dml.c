@@ -224,6 +224,11 @@ dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *
                                .job_id = job_id,
                                .data_change = true,
                                .alloc = b->exec->alloc};
+    const dl_sql_session *ss = b->session;
+    out->max_file_rows = dl_sql_session_get_i64(ss, "spark.sql.files.maxRecordsPerFile");
+    out->row_group_bytes = dl_sql_session_get_i64(ss, "parquet.block.size");
+    out->page_bytes = dl_sql_session_get_i64(ss, "parquet.page.size");
+    out->page_rows = dl_sql_session_get_i64(ss, "parquet.page.row.count.limit");
 }
 
 dl_status

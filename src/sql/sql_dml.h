@@ -160,7 +160,10 @@ DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta
 
 /* A DELETE, UPDATE or MERGE's files, indexed like the snapshot's live files. */
 typedef struct dl_sql_dml_files {
-    dl_delta_scan *scan; /* the candidates, one unit per file */
+    /* The candidates, one unit per file, read with the conjuncts as the Parquet filter: row
+     * groups and pages that cannot match are skipped, so it finds matching rows only and must
+     * never be the source of rows copied into a rewritten file (dl_sql_dml_files_copy_scan). */
+    dl_delta_scan *scan;
     size_t n_files;      /* live files of the target's snapshot */
     uint8_t *candidates; /* per live file: 1 for a candidate (a scan's file_set) */
     uint8_t *touched;    /* per live file: 1 when it holds a row the statement changes */
@@ -187,6 +190,13 @@ DL_NODISCARD dl_status dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_
                                              dl_sql_bexpr **conjs, int32_t n_conjs,
                                              bool with_columns, dl_sql_dml_files *files,
                                              dl_error *err);
+
+/* A scan of every column and every live row of the touched files, with no predicate: what a
+ * rewrite copies from (a rewritten file is copied whole; skipping may choose the files, never
+ * the rows that survive). Freed with the statement. */
+DL_NODISCARD dl_status dl_sql_dml_files_copy_scan(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                  const dl_sql_dml_files *files,
+                                                  dl_delta_scan **out, dl_error *err);
 
 /* Marks live file `file` touched. */
 void dl_sql_dml_files_touch(dl_sql_dml_files *files, size_t file);

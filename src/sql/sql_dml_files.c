@@ -97,6 +97,19 @@ free_scan(void *scan) {
 static dl_status plan_reads(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr **conjs,
                             int32_t n_conjs, dl_sql_dml_files *files, dl_error *err);
 
+/* A scan planned with opts, freed when the statement's arena is reset. */
+static dl_status
+statement_scan(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_scan_options *opts,
+               dl_delta_scan **out, dl_error *err) {
+    DL_TRY_CTX(dl_delta_scan_new(t->snap, opts, out, err), err, "table %s", t->display);
+    dl_status s = dl_arena_on_reset(b->arena, free_scan, *out, err);
+    if (s != DL_OK) {
+        dl_delta_scan_free(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 dl_status
 dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr **conjs,
                       int32_t n_conjs, bool with_columns, dl_sql_dml_files *files, dl_error *err) {
@@ -107,13 +120,7 @@ dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr
     static const char *const no_columns[1] = {NULL};
     dl_delta_scan_options opts = {
         .columns = with_columns ? NULL : no_columns, .predicate = pred, .alloc = b->exec->alloc};
-    DL_TRY_CTX(dl_delta_scan_new(t->snap, &opts, &files->scan, err), err, "table %s", t->display);
-    dl_status s = dl_arena_on_reset(b->arena, free_scan, files->scan, err);
-    if (s != DL_OK) {
-        dl_delta_scan_free(files->scan);
-        files->scan = NULL;
-        return s;
-    }
+    DL_TRY(statement_scan(b, t, &opts, &files->scan, err));
     files->n_files = dl_delta_snapshot_file_count(t->snap);
     files->candidates = dl_arena_alloc_zero(b->arena, files->n_files + 1);
     files->touched = dl_arena_alloc_zero(b->arena, files->n_files + 1);
@@ -123,6 +130,13 @@ dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr
         files->candidates[dl_delta_scan_unit_file_index(files->scan, u)] = 1;
     }
     return DL_OK;
+}
+
+dl_status
+dl_sql_dml_files_copy_scan(dl_sql_binder *b, const dl_sql_dml_target *t,
+                           const dl_sql_dml_files *files, dl_delta_scan **out, dl_error *err) {
+    dl_delta_scan_options opts = {.alloc = b->exec->alloc, .file_set = files->touched};
+    return statement_scan(b, t, &opts, out, err);
 }
 
 void

@@ -160,7 +160,9 @@ plan_scan(optimize *o, dl_error *err) {
     dl_sql_binder *b = o->b;
     const dl_delta_pred *pred = NULL;
     DL_TRY(dl_sql_dml_skip_predicate(b, &o->t, &o->cond, o->cond != NULL ? 1 : 0, &pred, err));
-    dl_delta_scan_options opts = {.predicate = pred, .alloc = b->exec->alloc};
+    /* The partition condition chooses files; a compacted file is copied whole. */
+    dl_delta_scan_options opts = {
+        .predicate = pred, .is_files_only = true, .alloc = b->exec->alloc};
     DL_TRY_CTX(dl_delta_scan_new(o->t.snap, &opts, &o->scan, err), err, "table %s", o->t.display);
     size_t n_units = dl_delta_scan_unit_count(o->scan);
     o->cands = dl_arena_alloc_zero(b->arena, (n_units + 1) * sizeof(cand));

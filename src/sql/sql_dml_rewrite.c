@@ -13,9 +13,12 @@
  *      the files' stats numRecords (the files are counted by reading them when a stats entry
  *      lacks it or a deletion vector hides rows).
  *   3. Otherwise the candidates are read and the condition evaluated: files with no matching
- *      row are left alone; the others ("touched") are read again, their rows written back
- *      (DELETE: the rows that do not match; UPDATE: every row, the matching ones with their
- *      new values) and the files removed in the same commit.
+ *      row are left alone; the others ("touched") are read again, whole, their rows written
+ *      back (DELETE: the rows that do not match; UPDATE: every row, the matching ones with
+ *      their new values) and the files removed in the same commit. The first read may skip
+ *      row groups and pages the condition rules out (they hold no matching row); the second
+ *      reads through a scan with no predicate (dl_sql_dml_files_copy_scan): skipping chooses
+ *      which files are rewritten, never which of their rows survive.
  *   When no file is touched, nothing is committed, as in Spark.
  *
  * A condition with subqueries is planned as joins and run through the executor, twice: over
@@ -266,15 +269,15 @@ typedef struct pruned {
     rewrite *rw;
     bool is_update;
     bool is_metadata_only;
-    dl_delta_scan *scan; /* the candidates (rw->files) */
+    dl_delta_scan *scan; /* the candidates (rw->files), for finding matches only */
+    dl_delta_scan *copy; /* the touched files whole, for the rows written back */
     size_t n_units;
-    int64_t *matched;   /* per unit: matching rows (-1: unknown) */
-    int64_t *rows;      /* per unit: live rows */
+    int64_t *matched;   /* per unit: matching rows */
     dl_sql_eval *cond;  /* NULL: every row matches */
     dl_sql_eval **vals; /* UPDATE: each column's new value */
     dl_batch *batch;
-    int64_t n_matched;
-    int64_t n_copied;
+    int64_t n_matched; /* pass 1: rows matching the condition */
+    int64_t n_copied;  /* pass 2: rows written back unchanged */
 } pruned;
 
 static void
@@ -293,13 +296,13 @@ plan_candidates(pruned *pr, dl_error *err) {
     pr->scan = pr->rw->files.scan;
     pr->n_units = dl_delta_scan_unit_count(pr->scan);
     pr->matched = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
-    pr->rows = dl_arena_alloc_zero(b->arena, (pr->n_units + 1) * sizeof(int64_t));
-    DL_CHECK(pr->matched != NULL && pr->rows != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_CHECK(pr->matched != NULL, err, DL_ERR_NOMEM, "out of memory");
     return dl_vec_batch_new(b->exec->alloc, dl_delta_scan_schema(pr->scan), DL_BATCH_CAPACITY,
                             &pr->batch, err);
 }
 
-/* Counts unit u's live rows and, with count_matches, its matching rows. */
+/* Adds to matched[u] unit u's rows matching the condition (with count_matches), else every
+ * live row it reads. */
 static dl_status
 count_unit(pruned *pr, size_t u, bool count_matches, dl_error *err) {
     dl_delta_scan_reader *rd = NULL;
@@ -310,7 +313,6 @@ count_unit(pruned *pr, size_t u, bool count_matches, dl_error *err) {
         if (s != DL_OK || pr->batch->count == 0) {
             break;
         }
-        pr->rows[u] += pr->batch->count;
         if (count_matches && pr->cond != NULL) {
             s = dl_sql_eval_select(pr->cond, pr->batch, err);
         }
@@ -337,7 +339,6 @@ count_metadata_only(pruned *pr, dl_error *err) {
         if (f->dv == NULL &&
             dl_delta_file_stats(pr->rw->t.snap, f, &rd, &st, &has, &ignored) == DL_OK && has &&
             st.has_num_records) {
-            pr->rows[u] = st.num_records;
             pr->matched[u] = st.num_records;
         } else {
             s = count_unit(pr, u, false, err);
@@ -360,7 +361,6 @@ find_touched(pruned *pr, dl_error *err) {
     }
     for (size_t u = 0; u < pr->n_units; u++) {
         pr->n_matched += pr->matched[u];
-        pr->n_copied += pr->matched[u] > 0 ? pr->rows[u] - pr->matched[u] : 0;
         if (pr->matched[u] > 0) {
             dl_sql_dml_files_touch(&pr->rw->files, dl_delta_scan_unit_file_index(pr->scan, u));
         }
@@ -384,6 +384,7 @@ write_kept(pruned *pr, dl_ops_writer *w, uint32_t *sel, dl_error *err) {
         }
     }
     dl_vec_unref(v);
+    pr->n_copied += kept;
     dl_batch view = {.schema = pr->rw->t.schema,
                      .n_cols = in->n_cols,
                      .cols = in->cols,
@@ -417,17 +418,19 @@ write_updated(pruned *pr, dl_ops_writer *w, dl_vector **outs, dl_error *err) {
     return s;
 }
 
-/* Pass 2: unit u's rows written back. */
+/* Pass 2: the rows of the copy scan's unit u written back; *n_read counts its live rows. */
 static dl_status
-rewrite_unit(pruned *pr, size_t u, dl_ops_writer *w, void *scratch, dl_error *err) {
+rewrite_unit(pruned *pr, size_t u, dl_ops_writer *w, void *scratch, int64_t *n_read,
+             dl_error *err) {
     dl_delta_scan_reader *rd = NULL;
-    DL_TRY(dl_delta_scan_reader_new(pr->scan, u, &rd, err));
+    DL_TRY(dl_delta_scan_reader_new(pr->copy, u, &rd, err));
     dl_status s = DL_OK;
     for (;;) {
         s = dl_delta_scan_reader_next(rd, pr->batch, err);
         if (s != DL_OK || pr->batch->count == 0) {
             break;
         }
+        *n_read += pr->batch->count;
         s = pr->is_update ? write_updated(pr, w, scratch, err) : write_kept(pr, w, scratch, err);
         if (s != DL_OK) {
             break;
@@ -435,6 +438,30 @@ rewrite_unit(pruned *pr, size_t u, dl_ops_writer *w, void *scratch, dl_error *er
     }
     dl_delta_scan_reader_free(rd);
     return s;
+}
+
+/*
+ * Pass 2: every live row of the touched files, read again through a scan without predicate,
+ * written back. UPDATE copies the rows read less those pass 1 found matching.
+ */
+static dl_status
+copy_touched(pruned *pr, dl_ops_writer *w, void *scratch, dl_error *err) {
+    DL_TRY(dl_sql_dml_files_copy_scan(pr->b, &pr->rw->t, &pr->rw->files, &pr->copy, err));
+    dl_vec_batch_free(pr->batch);
+    pr->batch = NULL;
+    DL_TRY(dl_vec_batch_new(pr->b->exec->alloc, dl_delta_scan_schema(pr->copy), DL_BATCH_CAPACITY,
+                            &pr->batch, err));
+    int64_t n_read = 0;
+    for (size_t u = 0; u < dl_delta_scan_unit_count(pr->copy); u++) {
+        DL_TRY(rewrite_unit(pr, u, w, scratch, &n_read, err));
+    }
+    if (pr->is_update) {
+        pr->n_copied = n_read - pr->n_matched;
+    } else {
+        /* numDeletedRows: what this pass left out, so the metrics add up to the rows read. */
+        pr->n_matched = n_read - pr->n_copied;
+    }
+    return DL_OK;
 }
 
 /* Pass 2 over the touched files; stages their removes. */
@@ -445,10 +472,8 @@ rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_file
                                : DL_BATCH_CAPACITY * sizeof(uint32_t);
     void *scratch = dl_arena_alloc_zero(pr->b->arena, cap + sizeof(uint32_t));
     DL_CHECK(scratch != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (size_t u = 0; u < pr->n_units && !pr->is_metadata_only; u++) {
-        if (pr->matched[u] > 0) {
-            DL_TRY(rewrite_unit(pr, u, w, scratch, err));
-        }
+    if (!pr->is_metadata_only) {
+        DL_TRY(copy_touched(pr, w, scratch, err));
     }
     DL_TRY(dl_sql_dml_files_remove(&pr->rw->t, tx, &pr->rw->files, out_files, out_bytes, err));
     return dl_ops_writer_finish(w, err);

@@ -43,6 +43,11 @@ static const struct known_setting {
     {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES},
     {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES},
     {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
+    /* The layout of the files writes make (Spark passes these Hadoop settings to parquet-mr). */
+    {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES},
+    {"parquet.block.size", "134217728", SETTING_POSITIVE_INT},
+    {"parquet.page.size", "1048576", SETTING_POSITIVE_INT},
+    {"parquet.page.row.count.limit", "20000", SETTING_POSITIVE_INT},
 };
 
 static const struct known_setting *

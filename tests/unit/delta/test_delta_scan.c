@@ -643,7 +643,10 @@ TEST(test_scan_of_a_missing_data_file_names_it) {
 
 /* ---- row groups and parallel units --------------------------------------------------- */
 
-TEST(test_scan_skips_row_groups_by_parquet_stats) {
+/* A file of 3 row groups (ids 0..2999) scanned for id = 1500: *out_rows rows, *st what the
+ * scan did. Fails the current test on error. */
+static void
+scan_three_row_groups(bool is_files_only, int64_t *out_rows, dl_delta_scan_stats *st) {
     tl_table t;
     CHECK(tl_table_new(&t));
     dl_buf rows;
@@ -660,18 +663,37 @@ TEST(test_scan_skips_row_groups_by_parquet_stats) {
     CHECK(snap);
     dl_delta_scalar v = {.kind = DL_DELTA_SCALAR_INT, .i = 1500};
     dl_delta_pred eq = LEAF(DL_DELTA_PRED_EQ, id_col, &v);
-    dl_delta_scan_options so = {.predicate = &eq};
+    dl_delta_scan_options so = {.predicate = &eq, .is_files_only = is_files_only};
     dr_rows got;
     dr_rows_init(&got);
-    dl_delta_scan_stats st;
     dl_error err;
-    CHECK_STATUS(scan_rows(snap, &so, &got, &st, &err), DL_OK, &err);
+    dl_status s = scan_rows(snap, &so, &got, st, &err);
+    *out_rows = (int64_t)got.n;
     dr_rows_destroy(&got);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+    CHECK_STATUS(s, DL_OK, &err);
+}
+
+TEST(test_scan_skips_row_groups_by_parquet_stats) {
+    int64_t n = 0;
+    dl_delta_scan_stats st;
+    scan_three_row_groups(false, &n, &st);
+    CHECK(!harness_current_failed);
     CHECK_INT_EQ(st.row_groups_skipped, 2);
     CHECK_INT_EQ(st.row_groups_read, 1);
     CHECK(st.rows_read >= 1 && st.rows_read <= 1000);
-    dl_delta_snapshot_unref(snap);
-    tl_table_free(&t);
+}
+
+/* A rewrite copies the files it chose whole: the predicate must not skip row groups. */
+TEST(test_scan_of_files_only_returns_every_row_of_a_kept_file) {
+    int64_t n = 0;
+    dl_delta_scan_stats st;
+    scan_three_row_groups(true, &n, &st);
+    CHECK(!harness_current_failed);
+    CHECK_INT_EQ(st.row_groups_skipped, 0);
+    CHECK_INT_EQ(st.row_groups_read, 3);
+    CHECK_INT_EQ(n, 3000);
 }
 
 typedef struct unit_task {
@@ -999,6 +1021,7 @@ main(void) {
     RUN(test_scan_refuses_a_file_type_it_cannot_widen);
     RUN(test_scan_of_a_missing_data_file_names_it);
     RUN(test_scan_skips_row_groups_by_parquet_stats);
+    RUN(test_scan_of_files_only_returns_every_row_of_a_kept_file);
     RUN(test_scan_units_read_on_several_threads);
     RUN(test_scan_failures_leak_nothing);
     RUN(test_row_group_units_return_exactly_the_rows_of_whole_files);
