@@ -9,7 +9,7 @@
 //
 // usage: node tests/sql/dml_diff/dml_diff.mjs [--seed N] [--tables N] [--statements N]
 //          [--min-rows N] [--max-rows N] [--first-table N] [--deltalite PATH] [--dir DIR]
-//          [--modules DIR] [--time-limit SECONDS] [--keep-going 0|1] [--quiet 0|1]
+//          [--modules DIR] [--time-limit SECONDS] [--keep-going 0|1] [--quiet 0|1] [--verbose 0|1]
 //   --seed: the run's seed; table i draws everything from (seed, i), so
 //     `--seed S --first-table I --tables 1` replays table I of run S alone (same statements).
 //   --tables / --statements: tables in the run, statements per table (after the build).
@@ -65,10 +65,10 @@ const opt = {
   seed: 1, tables: 20, statements: 20, 'min-rows': 20000, 'max-rows': 1000000, 'first-table': 0,
   deltalite: join(REPO, 'build/release/deltalite'), dir: null,
   modules: join(REPO, 'tests/parquet_duckdb/node_modules'), 'time-limit': 0, 'keep-going': 1,
-  quiet: 0,
+  quiet: 0, verbose: 0,
 };
 const NUMERIC = new Set(['seed', 'tables', 'statements', 'min-rows', 'max-rows', 'first-table',
-  'time-limit', 'keep-going', 'quiet']);
+  'time-limit', 'keep-going', 'quiet', 'verbose']);
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt) || i + 1 >= process.argv.length) {
@@ -199,7 +199,15 @@ function makeSpec(tableIndex) {
   const b = [0, ...[...cuts].sort((x, y) => x - y), n];
   const batches = b.slice(1).map((e, j) => [b[j], e]);
   const ckpt = pick([0, 2, 3, 5]);
-  return { index: tableIndex, n, sorted, cols, batches, ckpt };
+  // Writer settings of the session (Spark passes them to parquet-mr): smaller pages, row
+  // groups and files than the defaults, so that tables of 20,000 rows have many of each.
+  const write = { pageRows: pick([20000, 1000, 2500, 5000]), blockBytes: pick([0, 65536, 262144, 1048576]),
+    fileRows: pick([0, 0, 5000, 30000, 100000]) };
+  const sets = [];
+  if (write.pageRows !== 20000) sets.push(`SET parquet.page.row.count.limit = ${write.pageRows}`);
+  if (write.blockBytes) sets.push(`SET parquet.block.size = ${write.blockBytes}`);
+  if (write.fileRows) sets.push(`SET spark.sql.files.maxRecordsPerFile = ${write.fileRows}`);
+  return { index: tableIndex, n, sorted, cols, batches, ckpt, write, sets };
 }
 
 function ddlDl(spec) {
@@ -251,14 +259,15 @@ class Table {
     this.castSel = spec.cols.map((c) => `CAST(${c.name} AS ${c.duckType}) AS ${c.name}`).join(', ');
     this.version = -1;
     this.snaps = new Map(); // version -> parquet file of DuckDB's table at that version
-    this.repro = [];
+    this.repro = spec.sets.map((x) => `${x};`);
     this.keyHi = spec.n; // every key is below keyHi
     this.fileNo = 0;
   }
   file(tag) { return join(this.dir, `${tag}${this.fileNo++}.parquet`); }
   dl(sql) {
     const t = Date.now();
-    const r = spawnSync(opt.deltalite, [this.wh, '-json', '-bail', '-c', sql], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const pre = this.spec.sets.map((x) => `${x};\n`).join('');
+    const r = spawnSync(opt.deltalite, [this.wh, '-json', '-bail', '-c', pre + sql], { encoding: 'utf8', maxBuffer: 1 << 28 });
     totals.dlMs += Date.now() - t;
     return { rc: r.status, out: r.stdout || '', err: (r.stderr || '') + (r.error ? String(r.error) : '') };
   }
@@ -308,7 +317,10 @@ function keyAtom(tb, rows, q, what) {
   switch (what) {
     case 'none': return pick([`${k} < 0`, `${k} = ${tb.keyHi + 7}`, `${k} IN (-1, -2)`, `${k} > ${tb.keyHi}`]);
     case 'one': return `${k} = ${pick(keys)}`;
-    case 'page': { const g = pick(keys); return `${k} BETWEEN ${g} AND ${g + int(5000, 40000)}`; }
+    case 'page': {
+      const g = pick(keys), w = tb.spec.write.pageRows;
+      return `${k} BETWEEN ${g} AND ${g + int(Math.floor(w / 3), 2 * w)}`;
+    }
     case 'file': {
       if (tb.spec.sorted) { const [lo, hi] = pick(tb.spec.batches); return `${k} BETWEEN ${lo} AND ${hi - 1}`; }
       return `${k} ${pick(['<', '>='])} ${pick(keys)}`;
@@ -572,6 +584,7 @@ async function report(tb, j, st, problems, errInfo) {
   const text = [
     `DISAGREEMENT seed ${opt.seed} table ${spec.index} statement #${j} (${st.kind})`,
     `  table: ${spec.n} rows, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ${spec.batches.length} INSERT(s), checkpointInterval ${spec.ckpt || 'default'}`,
+    ...(spec.sets.length ? [`  session: ${spec.sets.join('; ')}`] : []),
     `  ${ddlDl(spec)}`,
     `  statement: ${st.dl}`,
     ...(st.duck.length && st.duck.join('; ') !== st.dl ? [`  DuckDB ran: ${st.duck.join('; ')}`] : []),
@@ -645,6 +658,7 @@ async function runStatement(tb, j) {
     }
   }
   tb.repro.push(`${st.dl};`);
+  if (opt.verbose) console.log(`  #${j} ${st.kind} (DuckDB changed ${duckErr ? `nothing: ${duckErr}` : duckChanged}): ${st.dl.slice(0, 300)}`);
   // One run: the statement, a marker, the read-back (checkPlan); without the marker the
   // statement failed (-bail), and the read-back runs on its own.
   const plan = checkPlan(tb);
@@ -709,7 +723,8 @@ for (let ti = opt['first-table']; ti < opt['first-table'] + opt.tables; ti++) {
   const parts = spec.cols.filter((c) => c.part).map((c) => c.name);
   console.log(`table ${ti}: ${spec.n} rows, ${spec.cols.length} columns, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ` +
     `${parts.length ? `partitioned by ${parts.join(', ')}` : 'not partitioned'}, ${spec.batches.length} INSERT(s), ` +
-    `checkpointInterval ${spec.ckpt || 'default'}: ${done} statements ${ok ? 'agree' : 'DISAGREE'} ` +
+    `checkpointInterval ${spec.ckpt || 'default'}, pages ${spec.write.pageRows} rows` +
+    `${spec.write.blockBytes ? `, row groups ${spec.write.blockBytes} B` : ''}${spec.write.fileRows ? `, files ${spec.write.fileRows} rows` : ''}: ${done} statements ${ok ? 'agree' : 'DISAGREE'} ` +
     `(${((Date.now() - tt0) / 1000).toFixed(1)} s; run so far: ${totals.tables} tables, ${totals.statements} statements, ` +
     `${totals.fails} disagreements, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   if (ok) rmSync(tb.dir, { recursive: true, force: true });
