@@ -453,7 +453,10 @@ async function genMerge(tb, rows) {
   tb.keyHi += nNew;
   const parts = [`SELECT ${changed} FROM t WHERE ${subset}`];
   if (nNew > 0) parts.push(`SELECT ${cols.map((c) => `${c.key ? 'i' : c.gen} AS ${c.name}`).join(', ')} FROM range(${lo}, ${lo + nNew}) r(i)`);
-  if (dup) parts.push(`SELECT ${changed} FROM t WHERE k IN (${rows.slice(0, 3).map((r) => r.k).join(', ')})`);
+  if (dup) { // twice: the subset may hold these keys or not
+    const d = `SELECT ${changed} FROM t WHERE k IN (${rows.slice(0, 3).map((r) => r.k).join(', ')})`;
+    parts.push(d, d);
+  }
   const f = tb.file('src');
   await con.run(`COPY (SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY hash(k, ${salt + 1})) TO '${f}' (FORMAT parquet)`);
   // An extra target condition in ON (Delta prunes files by it). DuckDB joins such an ON by a
