@@ -32,7 +32,8 @@
 // for smaller row groups, so one file is one row group up to 128 MiB), delta.checkpointInterval
 // 2, 3, 5 or the default. Predicates: equality and ranges on sorted and shuffled columns, IN,
 // NOT IN, IS [NOT] NULL, LIKE 'prefix%', partition-only, partition and data, AND, OR, NOT, and
-// ones that match nothing, one row, about one page, one built file, or everything. MERGE:
+// ones that match nothing, one row, about one page, one built file, or everything; DATE
+// columns against TIMESTAMP literals; IN / NOT IN / [NOT] EXISTS subqueries. MERGE:
 // every clause kind with and without extra conditions; the source is a random subset of the
 // target's rows with changed values plus new keys; duplicate source keys only where Spark must
 // fail (an UPDATE clause) or must not (a lone unconditional DELETE, inserts only).
@@ -308,6 +309,9 @@ function atom(tb, c, rows, q) {
     return `${col} BETWEEN ${lit(c, a)} AND ${lit(c, b)}`;
   }
   if (shape === 5) return `${col} ${chance(0.7) ? '' : 'NOT '}IN (${[v, pick(nn), pick(nn)].map((x) => lit(c, x)).join(', ')})`;
+  if (shape === 6 && c.type === 'date') { // Spark casts the DATE column to TIMESTAMP
+    return `${col} ${pick(['<', '<=', '>', '>=', '=', '<>'])} TIMESTAMP '${v} ${pick(['00:00:00', '12:00:00', '23:59:59.999999'])}'`;
+  }
   if (shape === 6 && c.type === 'string') return `${col} LIKE ${lit(c, String(v).slice(0, int(1, Math.max(1, String(v).length - 1))) + '%')}`;
   return `${col} ${pick(['<>', '<', '>='])} ${lit(c, v)}`;
 }
@@ -389,13 +393,24 @@ async function newRowsFile(tb, count) {
   return f;
 }
 
+// A condition with a subquery over a random subset of the rows (DELETE and UPDATE find the
+// files to rewrite by a join then, not by skipping).
+async function subqueryPred(tb, rows) {
+  const f = tb.file('keys');
+  await con.run(`COPY (SELECT k FROM t WHERE hash(k, ${int(1, 1 << 30)}) % 1000 < ${pick([1, 10, 100, 500])}) TO '${f}' (FORMAT parquet)`);
+  const sub = pick([`k IN (SELECT k FROM read_parquet('${f}'))`, `k NOT IN (SELECT k FROM read_parquet('${f}'))`,
+    `EXISTS (SELECT 1 FROM read_parquet('${f}') x WHERE x.k = t.k)`, `NOT EXISTS (SELECT 1 FROM read_parquet('${f}') x WHERE x.k = t.k)`]);
+  return chance(0.5) ? sub : `${sub} ${pick(['AND', 'OR'])} ${pred(tb, rows, '', 1)}`;
+}
+const wherePred = async (tb, rows) => (chance(0.12) ? subqueryPred(tb, rows) : pred(tb, rows, '', 2));
+
 async function genDelete(tb, rows) {
-  const w = chance(0.05) ? '' : ` WHERE ${pred(tb, rows, '', 2)}`;
+  const w = chance(0.05) ? '' : ` WHERE ${await wherePred(tb, rows)}`;
   const sql = `DELETE FROM t${w}`;
   return { kind: 'DELETE', dl: sql, duck: [sql], metric: 'numDeletedRows' };
 }
 async function genUpdate(tb, rows) {
-  const sql = `UPDATE t SET ${assignments(tb, '', true)}${chance(0.05) ? '' : ` WHERE ${pred(tb, rows, '', 2)}`}`;
+  const sql = `UPDATE t SET ${assignments(tb, '', true)}${chance(0.05) ? '' : ` WHERE ${await wherePred(tb, rows)}`}`;
   return { kind: 'UPDATE', dl: sql, duck: [sql], metric: 'numUpdatedRows' };
 }
 async function genInsert(tb, rows) {
