@@ -240,7 +240,7 @@ function litMs(v) {
 }
 
 // ---- the run ----
-const inst = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '2GB' });
+const inst = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
 const con = await inst.connect();
 await con.run(`SET TimeZone = 'UTC'`);
 async function duckRows(sql) { const r = await con.runAndReadAll(sql); return r.getRowsJson(); }
