@@ -89,6 +89,22 @@ const char *dl_delta_feature_name(dl_delta_feature feature);
 /* The feature with this exact name; false when deltalite does not know it. */
 bool dl_delta_feature_lookup(dl_str name, dl_delta_feature *out);
 
+/*
+ * Checks one table property being set (CREATE TABLE ... TBLPROPERTIES, ALTER TABLE ... SET
+ * TBLPROPERTIES) as Delta does (delta_props.def): a `delta.` key must be one Delta knows (any
+ * key when allow_arbitrary, Delta's spark.databricks.delta.allowArbitraryProperties.enabled)
+ * and its value must be valid for it; a property deltalite would ignore may not be turned on.
+ * *out_key is the key to store: Delta's spelling of a known key (static storage), else key.
+ * Protocol properties (delta.feature.*, delta.min*Version) are left to the commit.
+ */
+DL_NODISCARD dl_status dl_delta_property_check(const char *key, const char *value,
+                                               bool allow_arbitrary, const char **out_key,
+                                               dl_error *err);
+
+/* Delta's spelling of a table property it knows, matched in any case (static storage), or key
+ * itself. */
+const char *dl_delta_property_name(const char *key);
+
 /* The feature's kind, and whether deltalite can read tables that use it. */
 dl_delta_feature_kind dl_delta_feature_kind_of(dl_delta_feature feature);
 bool dl_delta_feature_is_read_supported(dl_delta_feature feature);

@@ -6,6 +6,7 @@ list(APPEND DL_DELTA_SOURCES
   delta_action.c
   delta_checkpoint.c
   delta_features.c
+  delta_props.c
   delta_history.c
   delta_last_checkpoint.c
   delta_replay.c

@@ -5,7 +5,8 @@
 list(APPEND DL_SQL_SOURCES
      sql_hash.c sql_rows.c sql_exec.c sql_plan.c sql_eval.c sql_eval_logic.c
      sql_op_basic.c sql_op_source.c sql_op_scan.c sql_op_scan_pq.c sql_op_agg.c sql_agg_ht.c
-     sql_session.c sql_result.c sql_admin.c sql_optimize.c sql_optimize_push.c sql_copy.c
+     sql_session.c sql_result.c sql_admin.c sql_optimize.c sql_optimize_push.c
+     sql_optimize_prune.c sql_copy.c
      sql_describe.c sql_describe_detail.c sql_delta_log.c
      sql_bind_util.c sql_bind_lit.c sql_bind_name.c sql_bind_expr.c sql_bind_agg.c
      sql_bind_subq.c sql_bind_query.c sql_bind_select.c sql_bind_from.c sql_bind_join.c

@@ -900,6 +900,7 @@ struct dl_sql_stmt {
         struct {
             bool is_overwrite;
             dl_sql_name table;
+            dl_sql_prop_list options; /* WITH ('k' = 'v', ...): write options */
             dl_sql_partition_spec partition;
             bool has_columns;
             dl_sql_ident_list columns;

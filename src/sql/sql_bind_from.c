@@ -334,19 +334,19 @@ refs_within(const dl_sql_bexpr *e, int32_t lo, int32_t hi) {
 
 /* A copy of e with every column index shifted by delta. */
 static dl_sql_bexpr *
-shift_refs(dl_sql_binder *b, const dl_sql_bexpr *e, int32_t delta) {
-    dl_sql_bexpr *c = dl_arena_memdup(b->arena, e, sizeof(*e));
+shift_refs(dl_arena *arena, const dl_sql_bexpr *e, int32_t delta) {
+    dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
     if (c == NULL) {
         return NULL;
     }
     if (e->n_args > 0) {
-        c->args = dl_arena_alloc_zero(b->arena, (size_t)e->n_args * sizeof(void *));
+        c->args = dl_arena_alloc_zero(arena, (size_t)e->n_args * sizeof(void *));
         if (c->args == NULL) {
             return NULL;
         }
     }
     for (int32_t i = 0; i < e->n_args; i++) {
-        c->args[i] = shift_refs(b, e->args[i], delta);
+        c->args[i] = shift_refs(arena, e->args[i], delta);
         if (c->args[i] == NULL) {
             return NULL;
         }
@@ -359,13 +359,12 @@ shift_refs(dl_sql_binder *b, const dl_sql_bexpr *e, int32_t delta) {
 
 dl_sql_bexpr *
 dl_sql_bexpr_shift(dl_sql_binder *b, const dl_sql_bexpr *e, int32_t delta) {
-    return shift_refs(b, e, delta);
+    return shift_refs(b->arena, e, delta);
 }
 
-/* When c is `left_expr = right_expr` (or <=>) over the two sides, adds it as a key. */
-static dl_status
-try_key(dl_sql_binder *b, dl_sql_join *jn, dl_sql_bexpr *c, int32_t nl, int32_t nt,
-        bool *out_is_key, dl_error *err) {
+dl_status
+dl_sql_join_try_key(dl_arena *arena, dl_sql_join *jn, dl_sql_bexpr *c, int32_t nl, int32_t nt,
+                    bool *out_is_key, dl_error *err) {
     *out_is_key = false;
     bool is_eq = c->kind == DL_SQL_BEXPR_CALL && c->n_args == 2 &&
                  (strcmp(c->fn->name, "=") == 0 || strcmp(c->fn->name, "==") == 0 ||
@@ -385,7 +384,7 @@ try_key(dl_sql_binder *b, dl_sql_join *jn, dl_sql_bexpr *c, int32_t nl, int32_t 
         return DL_OK;
     }
     jn->left_keys[jn->n_keys] = a;
-    jn->right_keys[jn->n_keys] = shift_refs(b, d, -nl);
+    jn->right_keys[jn->n_keys] = shift_refs(arena, d, -nl);
     DL_CHECK(jn->right_keys[jn->n_keys] != NULL, err, DL_ERR_NOMEM,
              "out of memory planning a join");
     jn->is_null_equal[jn->n_keys] = strcmp(c->fn->name, "<=>") == 0;
@@ -414,7 +413,7 @@ dl_sql_join_split(dl_sql_binder *b, dl_sql_plan *j, dl_sql_bexpr *cond, dl_error
     int32_t n_rest = 0;
     for (int32_t i = 0; i < n; i++) {
         bool is_key = false;
-        DL_TRY(try_key(b, jn, conj[i], nl, nt, &is_key, err));
+        DL_TRY(dl_sql_join_try_key(b->arena, jn, conj[i], nl, nt, &is_key, err));
         if (!is_key) {
             rest[n_rest++] = conj[i];
         }

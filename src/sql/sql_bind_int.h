@@ -209,6 +209,15 @@ dl_sql_bexpr *dl_sql_bexpr_new(dl_sql_binder *b, dl_sql_bexpr_kind kind, const d
 DL_NODISCARD dl_status dl_sql_binder_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type,
                                           dl_sql_bexpr **out, dl_error *err);
 
+/* expr cast to the type of column col of table (a write: INSERT, UPDATE SET, MERGE), as Spark's
+ * store assignment does under spark.sql.storeAssignmentPolicy -- whatever
+ * spark.sql.ansi.enabled says: ANSI (the default) allows the casts ANSI CAST allows and fails on
+ * a bad value, naming the column; LEGACY casts as the non-ANSI CAST (a bad value is stored as
+ * NULL); STRICT allows only up-casts (CANNOT_UP_CAST_DATATYPE). */
+DL_NODISCARD dl_status dl_sql_binder_store_cast(dl_sql_binder *b, dl_sql_bexpr *expr,
+                                                const dl_type_field *col, const char *table,
+                                                dl_sql_bexpr **out, dl_error *err);
+
 /* The common type of a and b (Spark's coercion), or a bind error at loc naming what. */
 DL_NODISCARD dl_status dl_sql_binder_common_type(dl_sql_binder *b, const dl_type *a,
                                                  const dl_type *c, uint32_t loc, const char *what,
@@ -318,6 +327,13 @@ DL_NODISCARD dl_status dl_sql_join_plan(dl_sql_binder *b, dl_sql_plan *left, dl_
 DL_NODISCARD dl_status dl_sql_join_split(dl_sql_binder *b, dl_sql_plan *j, dl_sql_bexpr *cond,
                                          dl_error *err);
 
+/* When c (over left ++ right: left columns below nl, all below nt) is `left_expr = right_expr`
+ * or `<=>` with a column of each side and no constant side, adds it to jn's keys (its right
+ * expression rebased to the right side) and sets *out_is_key. Assumes: jn's key arrays have
+ * room for one more key. */
+DL_NODISCARD dl_status dl_sql_join_try_key(dl_arena *arena, dl_sql_join *jn, dl_sql_bexpr *c,
+                                           int32_t nl, int32_t nt, bool *out_is_key, dl_error *err);
+
 /* A local store rooted at "/" (freed with the statement), and a path (absolute, or relative
  * to the working directory) as a path in it. */
 DL_NODISCARD dl_status dl_sql_root_store(dl_sql_binder *b, dl_store **out, dl_error *err);
@@ -413,6 +429,10 @@ DL_NODISCARD dl_status dl_sql_optimize(dl_sql_exec_ctx *exec, dl_sql_plan **plan
 
 /* The optimizer's first pass: FILTERs pushed down through projections and into join inputs
  * (sql_optimize_push.c). */
+/* Prunes the columns nobody reads below root, through joins, filters, sorts, projections and
+ * aggregates (sql_optimize_prune.c); root's output is kept. */
+DL_NODISCARD dl_status dl_sql_prune_columns(dl_sql_exec_ctx *exec, dl_sql_plan *root,
+                                            dl_error *err);
 DL_NODISCARD dl_status dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node,
                                            dl_error *err);
 

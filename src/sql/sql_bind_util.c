@@ -147,7 +147,7 @@ dl_sql_bexpr_equal(const dl_sql_bexpr *a, const dl_sql_bexpr *c) {
         }
         break;
     case DL_SQL_BEXPR_CAST:
-        if (a->cast_mode != c->cast_mode) {
+        if (a->cast_mode != c->cast_mode || a->bind_data != c->bind_data) {
             return false;
         }
         break;
@@ -199,9 +199,25 @@ type_text(const dl_type *t, char *buf, size_t cap) {
     return DL_OK;
 }
 
-dl_status
-dl_sql_binder_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type, dl_sql_bexpr **out,
-                   dl_error *err) {
+/* A CAST node of expr to type (the cast is known to be allowed), folded when constant. */
+static dl_status
+new_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type, dl_sql_cast_mode mode,
+         void *bind_data, dl_sql_bexpr **out, dl_error *err) {
+    dl_sql_bexpr *c = dl_sql_bexpr_new(b, DL_SQL_BEXPR_CAST, type, expr->loc, 1);
+    DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory binding a cast");
+    c->args[0] = expr;
+    c->cast_mode = mode;
+    c->bind_data = bind_data;
+    c->name = expr->name;
+    *out = c;
+    dl_sql_binder_fold(b, out);
+    return DL_OK;
+}
+
+/* expr cast to type in mode, when the session's CAST rules (ANSI or legacy) allow it. */
+static dl_status
+cast_with_mode(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type, dl_sql_cast_mode mode,
+               dl_sql_bexpr **out, dl_error *err) {
     if (dl_vec_type_equal(expr->type, type)) {
         *out = expr;
         return DL_OK;
@@ -217,14 +233,74 @@ dl_sql_binder_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type, dl
                          "[DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION] cannot cast %s to %s", from,
                          to);
     }
-    dl_sql_bexpr *c = dl_sql_bexpr_new(b, DL_SQL_BEXPR_CAST, type, expr->loc, 1);
-    DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory binding a cast");
-    c->args[0] = expr;
-    c->cast_mode = b->exec->env.ansi ? DL_SQL_CAST_ANSI : DL_SQL_CAST_LEGACY;
-    c->name = expr->name;
-    *out = c;
-    dl_sql_binder_fold(b, out);
-    return DL_OK;
+    return new_cast(b, expr, type, mode, NULL, out, err);
+}
+
+dl_status
+dl_sql_binder_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type *type, dl_sql_bexpr **out,
+                   dl_error *err) {
+    dl_sql_cast_mode mode = b->exec->env.ansi ? DL_SQL_CAST_ANSI : DL_SQL_CAST_LEGACY;
+    return cast_with_mode(b, expr, type, mode, out, err);
+}
+
+static void
+upper(char *s) {
+    for (; *s != '\0'; s++) {
+        if (*s >= 'a' && *s <= 'z') {
+            *s = (char)(*s - 'a' + 'A');
+        }
+    }
+}
+
+static dl_status
+store_refused(dl_sql_binder *b, const dl_sql_bexpr *expr, const dl_type *type,
+              dl_sql_store_policy policy, dl_error *err) {
+    char from[128];
+    char to[128];
+    (void)type_text(expr->type, from, sizeof(from));
+    (void)type_text(type, to, sizeof(to));
+    upper(from);
+    upper(to);
+    const char *what = expr->name != NULL ? expr->name : "the value";
+    if (policy == DL_SQL_STORE_STRICT) {
+        (void)dl_sql_binder_fail(b, expr->loc, DL_ERR_SQL_BIND, err,
+                                 "[CANNOT_UP_CAST_DATATYPE] Cannot up cast %s from \"%s\" to "
+                                 "\"%s\"",
+                                 what, from, to);
+        dl_error_hint(err, "add an explicit cast to the input data, or set "
+                           "spark.sql.storeAssignmentPolicy to ANSI");
+        return DL_ERR_SQL_BIND;
+    }
+    (void)dl_sql_binder_fail(b, expr->loc, DL_ERR_SQL_BIND, err,
+                             "[DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION] cannot cast \"%s\" "
+                             "to \"%s\" with ANSI mode on",
+                             from, to);
+    dl_error_hint(err, "cast the value explicitly, or set spark.sql.storeAssignmentPolicy to "
+                       "LEGACY to store it as the non-ANSI CAST does");
+    return DL_ERR_SQL_BIND;
+}
+
+dl_status
+dl_sql_binder_store_cast(dl_sql_binder *b, dl_sql_bexpr *expr, const dl_type_field *col,
+                         const char *table, dl_sql_bexpr **out, dl_error *err) {
+    const dl_type *type = col->type;
+    if (dl_vec_type_equal(expr->type, type)) {
+        *out = expr;
+        return DL_OK;
+    }
+    dl_sql_store_policy policy = dl_sql_session_store_policy(b->session);
+    bool allowed = policy == DL_SQL_STORE_LEGACY   ? dl_sql_cast_is_allowed(expr->type, type)
+                   : policy == DL_SQL_STORE_STRICT ? dl_sql_cast_is_upcast(expr->type, type)
+                                                   : dl_sql_cast_is_allowed_ansi(expr->type, type);
+    if (!allowed) {
+        return store_refused(b, expr, type, policy, err);
+    }
+    dl_sql_store_target *target = dl_arena_alloc_zero(b->arena, sizeof(*target));
+    DL_CHECK(target != NULL, err, DL_ERR_NOMEM, "out of memory binding a cast");
+    target->column = col->name;
+    target->table = table;
+    dl_sql_cast_mode mode = policy == DL_SQL_STORE_LEGACY ? DL_SQL_CAST_LEGACY : DL_SQL_CAST_STORE;
+    return new_cast(b, expr, type, mode, target, out, err);
 }
 
 dl_status
@@ -306,7 +382,10 @@ dl_sql_binder_call(dl_sql_binder *b, const dl_sql_fn_def *def, const char *name,
     for (int32_t i = 0; i < n_args; i++) {
         e->args[i] = args[i];
         if (fb.cast_to[i] != NULL) {
-            DL_TRY(dl_sql_binder_cast(b, args[i], fb.cast_to[i], &e->args[i], err));
+            dl_sql_cast_mode mode = fb.is_try_cast      ? DL_SQL_CAST_TRY
+                                    : b->exec->env.ansi ? DL_SQL_CAST_ANSI
+                                                        : DL_SQL_CAST_LEGACY;
+            DL_TRY(cast_with_mode(b, args[i], fb.cast_to[i], mode, &e->args[i], err));
         }
     }
     e->fn = def;

@@ -181,6 +181,56 @@ decimal_is_wider(const dl_type *d, const dl_type *other) {
     return d->precision - d->scale >= p - s && d->scale >= s;
 }
 
+/* DecimalType.isTighterThan for an integral or decimal other. */
+static bool
+decimal_is_tighter(const dl_type *d, const dl_type *other) {
+    int p;
+    int s;
+    if (!dl_sql_decimal_for(other, &p, &s)) {
+        return false;
+    }
+    return d->precision - d->scale <= p - s && d->scale <= s;
+}
+
+static bool
+is_timestamp(dl_type_id id) {
+    return id == DL_VEC_TYPE_TIMESTAMP || id == DL_VEC_TYPE_TIMESTAMP_NTZ;
+}
+
+/* UpCastRule.canUpCast (the STRICT store assignment policy). Nullability of nested elements is
+ * not part of deltalite's types, so the rule's resolvableNullability always holds. */
+bool
+dl_sql_cast_is_upcast(const dl_type *from, const dl_type *to) {
+    dl_type_id f = from->id;
+    dl_type_id t = to->id;
+    if (dl_vec_type_equal(from, to) || f == DL_VEC_TYPE_NULL) {
+        return true;
+    }
+    if (t == DL_VEC_TYPE_DECIMAL && dl_sql_is_numeric(from)) {
+        return (dl_sql_is_integral(from) || f == DL_VEC_TYPE_DECIMAL) && decimal_is_wider(to, from);
+    }
+    if (f == DL_VEC_TYPE_DECIMAL && dl_sql_is_numeric(to)) {
+        return dl_sql_is_integral(to) && decimal_is_tighter(from, to);
+    }
+    int rf = numeric_rank(f);
+    if (rf > 0 && rf < numeric_rank(t)) {
+        return true;
+    }
+    if ((f == DL_VEC_TYPE_DATE && is_timestamp(t)) || (is_timestamp(f) && is_timestamp(t))) {
+        return true;
+    }
+    if (t == DL_VEC_TYPE_STRING) {
+        return is_atomic(from);
+    }
+    if ((f == DL_VEC_TYPE_TIMESTAMP && t == DL_VEC_TYPE_LONG) ||
+        (f == DL_VEC_TYPE_LONG && t == DL_VEC_TYPE_TIMESTAMP) ||
+        (f == DL_VEC_TYPE_INTERVAL_DT && t == DL_VEC_TYPE_INTERVAL_DT) ||
+        (f == DL_VEC_TYPE_INTERVAL_YM && t == DL_VEC_TYPE_INTERVAL_YM)) {
+        return true;
+    }
+    return dl_vec_type_is_nested(to) && nested_castable(from, to, dl_sql_cast_is_upcast);
+}
+
 static dl_status
 wider_decimal(const dl_type *a, const dl_type *b, dl_arena *arena, const dl_type **out,
               dl_error *err) {

@@ -118,6 +118,7 @@ value_text(const num_src *s, int64_t i, char *buf, size_t cap) {
 }
 
 typedef struct num_ctx {
+    const dl_sql_fn_env *env;
     dl_sql_cast_mode mode;
     const dl_type *from;
     dl_vector *out;
@@ -129,7 +130,7 @@ static dl_status
 bad(const num_ctx *c, int64_t i, const char *error_class, dl_error *err) {
     char text[64];
     dl_str s = value_text(c->src, i, text, sizeof(text));
-    return dl_sql_cast_bad_value(c->mode, error_class, s, c->from, c->out->type, c->out,
+    return dl_sql_cast_bad_value(c->env, c->mode, error_class, s, c->from, c->out->type, c->out,
                                  c->base + i, err);
 }
 
@@ -415,7 +416,7 @@ dl_sql_cast_numeric(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const dl_ve
     DL_CHECK(s != NULL, err, DL_ERR_NOMEM, "out of memory casting %lld values", (long long)count);
     s->u = &u;
     load(s, src->type, count);
-    num_ctx c = {.mode = mode, .from = src->type, .out = out, .base = base, .src = s};
+    num_ctx c = {.env = env, .mode = mode, .from = src->type, .out = out, .base = base, .src = s};
     dl_status st;
     switch (out->type->id) {
     case DL_VEC_TYPE_BOOLEAN:

@@ -366,7 +366,8 @@ dl_sql_cast_from_string(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const d
         DL_TRY(parse_one(&c, s, base + i, &is_bad, &is_overflow, err));
         if (is_bad) {
             const char *cls = is_overflow ? "NUMERIC_VALUE_OUT_OF_RANGE" : "CAST_INVALID_INPUT";
-            DL_TRY(dl_sql_cast_bad_value(mode, cls, s, src->type, out->type, out, base + i, err));
+            DL_TRY(
+                dl_sql_cast_bad_value(env, mode, cls, s, src->type, out->type, out, base + i, err));
         }
     }
     dl_vec_set_length(out, base + count);

@@ -473,27 +473,92 @@ upper_name(const dl_type *t, char *buf, size_t cap) {
     }
 }
 
+/* The value as Spark's toSQLValue writes it in messages: 'text' for strings, 300L, 7S, 1Y,
+ * 1.0E20D, 1.5BD, CAST(1.5 AS FLOAT) for numbers. */
+static void
+sql_value(dl_str text, const dl_type *t, char *buf, size_t cap) {
+    int n = (int)DL_MIN(text.len, 200);
+    const char *p = text.ptr != NULL ? text.ptr : "";
+    bool is_number = n > 0 && (p[0] == '-' || (p[0] >= '0' && p[0] <= '9'));
+    const char *suffix = "";
+    switch (t->id) {
+    case DL_VEC_TYPE_STRING:
+        (void)snprintf(buf, cap, "'%.*s'", n, p);
+        return;
+    case DL_VEC_TYPE_FLOAT:
+        (void)snprintf(buf, cap, "CAST(%.*s AS FLOAT)", n, p);
+        return;
+    case DL_VEC_TYPE_LONG:
+        suffix = "L";
+        break;
+    case DL_VEC_TYPE_SHORT:
+        suffix = "S";
+        break;
+    case DL_VEC_TYPE_BYTE:
+        suffix = "Y";
+        break;
+    case DL_VEC_TYPE_DOUBLE:
+        suffix = "D";
+        break;
+    case DL_VEC_TYPE_DECIMAL:
+        suffix = "BD";
+        break;
+    default:
+        break;
+    }
+    (void)snprintf(buf, cap, "%.*s%s", n, p, is_number ? suffix : "");
+}
+
+/* What the user can do instead, by mode: the try_ form, or the setting that bypasses it. */
+static const char *
+bypass_hint(dl_sql_cast_mode mode, bool is_overflow) {
+    if (mode == DL_SQL_CAST_STORE) {
+        return is_overflow ? "use try_cast on the input value to tolerate overflow and return "
+                             "NULL instead, or set spark.sql.storeAssignmentPolicy to LEGACY"
+                           : "correct the value, or use try_cast on the input value to tolerate "
+                             "malformed input and return NULL instead, or set "
+                             "spark.sql.storeAssignmentPolicy to LEGACY";
+    }
+    return is_overflow ? "use try_cast to tolerate overflow and return NULL instead, or set "
+                         "spark.sql.ansi.enabled to false"
+                       : "correct the value as per the syntax, or change its target type; use "
+                         "try_cast to tolerate malformed input and return NULL instead, or set "
+                         "spark.sql.ansi.enabled to false";
+}
+
 dl_status
-dl_sql_cast_bad_value(dl_sql_cast_mode mode, const char *error_class, dl_str text,
-                      const dl_type *from, const dl_type *to, dl_vector *out, int64_t row,
-                      dl_error *err) {
-    if (mode != DL_SQL_CAST_ANSI) {
+dl_sql_cast_bad_value(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const char *error_class,
+                      dl_str text, const dl_type *from, const dl_type *to, dl_vector *out,
+                      int64_t row, dl_error *err) {
+    if (mode != DL_SQL_CAST_ANSI && mode != DL_SQL_CAST_STORE) {
         return dl_sql_out_set_null(out, row, err);
     }
     char from_name[96];
     char to_name[96];
+    char value[256];
     upper_name(from, from_name, sizeof(from_name));
     upper_name(to, to_name, sizeof(to_name));
-    bool is_overflow = strcmp(error_class, "CAST_INVALID_INPUT") != 0;
-    const char *quote = from->id == DL_VEC_TYPE_STRING ? "'" : "";
-    return dl_sql_fail_run(err,
-                           "use try_cast to tolerate malformed input or overflow and return NULL "
-                           "instead, or set spark.sql.ansi.enabled to false",
-                           "[%s] The value %s%.*s%s of the type \"%s\" cannot be cast to \"%s\" "
-                           "%s",
-                           error_class, quote, (int)DL_MIN(text.len, 200), text.ptr ? text.ptr : "",
-                           quote, from_name, to_name,
-                           is_overflow ? "due to an overflow" : "because it is malformed");
+    sql_value(text, from, value, sizeof(value));
+    bool is_invalid = strcmp(error_class, "CAST_INVALID_INPUT") == 0;
+    const char *hint = bypass_hint(mode, !is_invalid);
+    const char *column = env != NULL ? env->store_column : NULL;
+    if (strcmp(error_class, "NUMERIC_VALUE_OUT_OF_RANGE") == 0 && to->id == DL_VEC_TYPE_DECIMAL) {
+        return dl_sql_fail_run(err, hint,
+                               "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] %.*s cannot be "
+                               "represented as Decimal(%d, %d)",
+                               (int)DL_MIN(text.len, 200), text.ptr ? text.ptr : "", to->precision,
+                               to->scale);
+    }
+    if (mode == DL_SQL_CAST_STORE && !is_invalid && column != NULL) {
+        return dl_sql_fail_run(err, hint,
+                               "[CAST_OVERFLOW_IN_TABLE_INSERT] Fail to assign a value of \"%s\" "
+                               "type to the \"%s\" type column or variable `%s` due to an "
+                               "overflow (the value %s)",
+                               from_name, to_name, column, value);
+    }
+    return dl_sql_fail_run(
+        err, hint, "[%s] The value %s of the type \"%s\" cannot be cast to \"%s\" %s", error_class,
+        value, from_name, to_name, is_invalid ? "because it is malformed" : "due to an overflow");
 }
 
 /* ---- Java's Double.parseDouble ----------------------------------------------------------------

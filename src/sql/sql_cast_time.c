@@ -17,12 +17,13 @@
 #include "sql/sql_fn_int.h"
 
 static dl_status
-overflow(dl_sql_cast_mode mode, const dl_vector *src, dl_vector *out, int64_t row, int64_t v,
-         dl_error *err) {
+overflow(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const dl_vector *src, dl_vector *out,
+         int64_t row, int64_t v, dl_error *err) {
     char text[32];
     int n = snprintf(text, sizeof(text), "%lld", (long long)v);
-    return dl_sql_cast_bad_value(mode, "CAST_OVERFLOW", dl_str_make(text, (size_t)DL_MAX(n, 0)),
-                                 src->type, out->type, out, row, err);
+    return dl_sql_cast_bad_value(env, mode, "CAST_OVERFLOW",
+                                 dl_str_make(text, (size_t)DL_MAX(n, 0)), src->type, out->type, out,
+                                 row, err);
 }
 
 /* Microseconds of local midnight of days, as wall-clock (false beyond the range). */
@@ -32,8 +33,9 @@ midnight(int32_t days, int64_t *out) {
 }
 
 static dl_status
-from_date(const dl_sql_tz *tz, dl_sql_cast_mode mode, const dl_vector *src, const dl_vec_unified *u,
-          int64_t count, dl_vector *out, int64_t base, dl_error *err) {
+from_date(const dl_sql_fn_env *env, const dl_sql_tz *tz, dl_sql_cast_mode mode,
+          const dl_vector *src, const dl_vec_unified *u, int64_t count, dl_vector *out,
+          int64_t base, dl_error *err) {
     int64_t *data = out->data;
     bool is_ntz = out->type->id == DL_VEC_TYPE_TIMESTAMP_NTZ;
     for (int64_t i = 0; i < count; i++) {
@@ -44,7 +46,7 @@ from_date(const dl_sql_tz *tz, dl_sql_cast_mode mode, const dl_vector *src, cons
         }
         int32_t days = DL_SQL_U(u, int32_t, i);
         if (!midnight(days, &local)) {
-            DL_TRY(overflow(mode, src, out, base + i, days, err));
+            DL_TRY(overflow(env, mode, src, out, base + i, days, err));
             data[base + i] = 0;
             continue;
         }
@@ -89,7 +91,7 @@ dl_sql_cast_datetime(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const dl_v
     dl_vec_unify(src, count, &u);
     DL_TRY(dl_sql_out_nulls(out, base, &u, 1, count, err));
     if (src->type->id == DL_VEC_TYPE_DATE) {
-        DL_TRY(from_date(tz, mode, src, &u, count, out, base, err));
+        DL_TRY(from_date(env, tz, mode, src, &u, count, out, base, err));
     } else {
         DL_TRY(from_timestamp(tz, src, &u, count, out, base));
     }

@@ -164,9 +164,9 @@ conform_column(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_sql_plan *
     dl_sql_bexpr *col = dl_sql_bexpr_column(b->arena, from, plan->schema->fields[from].type);
     DL_CHECK(col != NULL, err, DL_ERR_NOMEM, "out of memory planning a write");
     col->loc = loc;
-    dl_status s = dl_sql_binder_cast(b, col, f->type, out, err);
+    dl_status s = dl_sql_binder_store_cast(b, col, f, t->display, out, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "cannot write column '%s' of %s: ", f->name, t->display);
+        dl_error_prefix(err, "cannot write column '%s' of %s", f->name, t->display);
     }
     return s;
 }
@@ -238,7 +238,7 @@ dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
     dl_sql_dml_write_spec(b, t, dl_delta_tx_id(tx), &spec);
     dl_status s = dl_ops_writer_new(&spec, out, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "table %s: ", t->display);
+        dl_error_prefix(err, "table %s", t->display);
     }
     return s;
 }

@@ -152,6 +152,60 @@ DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_s
                                               const dl_sql_dml_new_col *add, int32_t n_add,
                                               dl_delta_schema *out, dl_error *err);
 
+/* f's partition key in key (reset first): per partition column, "N" for null or
+ * "V<length>:<text>" with the protocol's serialisation of the typed value, so that two files
+ * have equal keys exactly when their partition values are equal (val is scratch). */
+DL_NODISCARD dl_status dl_sql_dml_partition_key(const dl_delta_snapshot *snap,
+                                                const dl_delta_file *f, dl_buf *key, dl_buf *val,
+                                                dl_error *err);
+
+/* A table property being set (CREATE ... TBLPROPERTIES, ALTER ... SET TBLPROPERTIES), checked
+ * as Delta checks it (dl_delta_property_check, with the session's
+ * spark.databricks.delta.allowArbitraryProperties.enabled); kv->key becomes Delta's spelling
+ * of a known key. The error points at the property. */
+DL_NODISCARD dl_status dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop,
+                                                 dl_delta_kv *kv, dl_error *err);
+
+/* ---- schema evolution (MERGE, as Delta's SchemaMergingUtils.mergeSchemas) ---------------- */
+
+/* old's field with src's fields merged in: for a struct, the fields src has that old lacks
+ * appended (nullable), recursively; every other type is kept as the target's (values are
+ * cast to it). Every existing field's metadata kept. *out_changed set when it grew. */
+DL_NODISCARD dl_status dl_sql_dml_field_merge(dl_sql_binder *b, const dl_delta_field *old,
+                                              const dl_type *src, dl_delta_field *out,
+                                              bool *out_changed, dl_error *err);
+
+/* old with the columns of src (a STRUCT row type) merged in by name (ASCII case-blind): new
+ * columns appended, nullable; struct columns grown by dl_sql_dml_field_merge. */
+DL_NODISCARD dl_status dl_sql_dml_schema_merge(dl_sql_binder *b, const dl_delta_schema *old,
+                                               const dl_type *src, dl_delta_schema *out,
+                                               bool *out_changed, dl_error *err);
+
+/* How a struct value fills a struct column's fields it lacks (Delta's
+ * TargetOnlyStructFieldBehavior): an error (no schema evolution), NULL, or the target row's
+ * value (UPDATE SET * with evolution). */
+typedef enum dl_sql_dml_assign_mode {
+    DL_SQL_DML_ASSIGN_EXACT,
+    DL_SQL_DML_ASSIGN_NULLIFY,
+    DL_SQL_DML_ASSIGN_PRESERVE,
+} dl_sql_dml_assign_mode;
+
+/* Where an assigned value is written: column of table, for the write's cast (NULL column: a
+ * value deltalite made itself, cast as the binder casts). */
+typedef struct dl_sql_dml_dest {
+    const char *column;
+    const char *table;
+} dl_sql_dml_dest;
+
+/* v as a value of column type t: structs field by field by name (ASCII case-blind; a NULL
+ * struct stays NULL; fields t lacks fail unless mode allows them, see above; old is the
+ * target's value or NULL), everything else cast as a write to dest casts it
+ * (dl_sql_binder_store_cast: spark.sql.storeAssignmentPolicy). */
+DL_NODISCARD dl_status dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t,
+                                               dl_sql_bexpr *old, dl_sql_dml_assign_mode mode,
+                                               dl_sql_dml_dest dest, uint32_t loc,
+                                               dl_sql_bexpr **out, dl_error *err);
+
 /* schema as metaData.schemaString, in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,
                                                 const char **out, dl_error *err);

@@ -5,7 +5,8 @@
  * old one with the keys set or removed (a property that enables a table feature upgrades the
  * protocol through delta_txn). commitInfo as Spark: SET TBLPROPERTIES with
  * operationParameters properties (a JSON object of the keys set), UNSET TBLPROPERTIES with
- * propKeys (a JSON array) and ifExists.
+ * properties (a JSON array of the keys) and ifExists. The properties set are checked as Delta
+ * checks them (dl_delta_property_check: known delta.* keys, valid values).
  *
  * ALTER TABLE t ADD COLUMN[S] (c type [COMMENT '..'] [FIRST | AFTER x], ...): one commit with
  * a new metaData whose schema has the columns added (nullable: NOT NULL is refused, as Delta
@@ -20,18 +21,23 @@
 #include "json/json.h"
 #include "sql/sql_dml.h"
 
-/* True when props names key. */
+/* True when props names key (in any case, for a property Delta knows). */
 static bool
 props_have(const dl_sql_prop_list *props, const char *key) {
     for (uint32_t i = 0; i < props->n; i++) {
-        if (dl_str_eq(props->items[i].key, dl_str_from_cstr(key))) {
+        char name[256];
+        dl_str_copy_to(props->items[i].key, name, sizeof(name));
+        if (dl_str_eq(props->items[i].key, dl_str_from_cstr(key)) ||
+            (props->items[i].key.len < sizeof(name) &&
+             strcmp(dl_delta_property_name(name), key) == 0)) {
             return true;
         }
     }
     return false;
 }
 
-/* The new configuration: the old keys not in props, then props' keys (when is_set). */
+/* The new configuration: the old keys not in props, then props' keys (when is_set), each
+ * checked as Delta checks it. */
 static dl_status
 new_config(dl_sql_binder *b, const dl_delta_metadata *md, const dl_sql_prop_list *props,
            bool is_set, dl_delta_metadata *out, dl_error *err) {
@@ -49,6 +55,7 @@ new_config(dl_sql_binder *b, const dl_delta_metadata *md, const dl_sql_prop_list
         kv[n].key = dl_arena_strndup(b->arena, p->key.ptr, p->key.len);
         kv[n].value = dl_arena_strndup(b->arena, p->value.ptr, p->value.len);
         DL_CHECK(kv[n].key != NULL && kv[n].value != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_TRY(dl_sql_dml_check_property(b, p, &kv[n], err));
         n++;
     }
     out->configuration = kv;
@@ -56,7 +63,8 @@ new_config(dl_sql_binder *b, const dl_delta_metadata *md, const dl_sql_prop_list
     return DL_OK;
 }
 
-/* operationParameters: properties {"k":"v"} or propKeys ["k"] and ifExists. */
+/* operationParameters as Delta's: properties, {"k":"v"} for SET, ["k"] (with ifExists) for
+ * UNSET. */
 static dl_status
 stage_params(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_tx *tx, dl_error *err) {
     const dl_sql_prop_list *props = &stmt->u.alter.props;
@@ -80,8 +88,7 @@ stage_params(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_tx *tx, dl_erro
         s = is_set ? dl_json_writer_end_object(&jw, err) : dl_json_writer_end_array(&jw, err);
     }
     if (s == DL_OK) {
-        s = dl_delta_tx_param_string(tx, is_set ? "properties" : "propKeys", dl_buf_cstr(&text),
-                                     err);
+        s = dl_delta_tx_param_string(tx, "properties", dl_buf_cstr(&text), err);
     }
     if (s == DL_OK && !is_set) {
         s = dl_delta_tx_param_json(tx, "ifExists", stmt->u.alter.if_exists ? "true" : "false", err);
@@ -97,8 +104,10 @@ check_unset(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_delta_metadata *
     const dl_sql_prop_list *props = &stmt->u.alter.props;
     for (uint32_t i = 0; !stmt->u.alter.if_exists && i < props->n; i++) {
         bool found = false;
+        dl_sql_prop item = props->items[i];
+        dl_sql_prop_list one = {.items = &item, .n = 1};
         for (int32_t j = 0; j < md->n_configuration && !found; j++) {
-            found = dl_str_eq(props->items[i].key, dl_str_from_cstr(md->configuration[j].key));
+            found = props_have(&one, md->configuration[j].key);
         }
         if (!found) {
             DL_SQL_BIND_FAIL(b, props->items[i].loc, DL_ERR_NOT_FOUND, err,

@@ -190,6 +190,7 @@ properties(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *e
         kv[i].key = ident_text(b, props->items[i].key);
         kv[i].value = ident_text(b, props->items[i].value);
         DL_CHECK(kv[i].key != NULL && kv[i].value != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_TRY(dl_sql_dml_check_property(b, &props->items[i], &kv[i], err));
     }
     c->spec.configuration = kv;
     c->spec.n_configuration = (int32_t)props->n;
@@ -256,6 +257,23 @@ check_existence(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, bool *
                      c->table_name);
 }
 
+/* A replace AS SELECT removes every live file; Delta records numRemovedFiles and
+ * numRemovedBytes with the write's metrics, as for INSERT OVERWRITE. */
+static dl_status
+replace_metrics(const create_ctx *c, dl_delta_tx *tx, dl_error *err) {
+    if (c->spec.mode == DL_DELTA_CREATE || c->t.snap == NULL) {
+        return DL_OK;
+    }
+    int64_t n_bytes = 0;
+    size_t n = dl_delta_snapshot_file_count(c->t.snap);
+    for (size_t i = 0; i < n; i++) {
+        int64_t size = dl_delta_snapshot_file(c->t.snap, i)->size;
+        n_bytes += size > 0 ? size : 0;
+    }
+    DL_TRY(dl_delta_tx_metric(tx, "numRemovedFiles", (int64_t)n, err));
+    return dl_delta_tx_metric(tx, "numRemovedBytes", n_bytes, err);
+}
+
 static dl_status
 stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_tx *tx,
              dl_ops_writer **out_w, dl_error *err) {
@@ -275,7 +293,8 @@ stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_
     dl_sql_dml_sink sink = {
         .writer = *out_w, .schema = c->t.schema, .code_col = -1, .source_col = -1};
     DL_TRY(dl_sql_dml_run(b, c->query, &sink, err));
-    return dl_ops_writer_stage(*out_w, tx, true, err);
+    DL_TRY(dl_ops_writer_stage(*out_w, tx, true, err));
+    return replace_metrics(c, tx, err);
 }
 
 dl_status
@@ -290,6 +309,11 @@ dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         stmt->u.create_table.cluster_by.n > 0 || stmt->u.create_table.n_checks > 0) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "CREATE TABLE with LIKE, CLONE, CLUSTER BY or CHECK is not supported yet");
+    }
+    if (stmt->u.create_table.options.n > 0) {
+        DL_SQL_BIND_FAIL(b, stmt->u.create_table.options.items[0].loc, DL_ERR_UNSUPPORTED, err,
+                         "CREATE TABLE ... OPTIONS is not supported (set table properties with "
+                         "TBLPROPERTIES)");
     }
     create_ctx *c = dl_arena_alloc_zero(b->arena, sizeof(*c));
     DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory");

@@ -37,16 +37,24 @@
  * is an unconditional DELETE, which Spark allows); such rows are always in touched files. A
  * MERGE with NOT MATCHED clauses only skips pass 1: it reads the candidates, writes the
  * inserted rows and removes no file. Reads are recorded as in sql_dml_files.c: the
- * candidates and the partitions the ON condition allows. Not yet: WITH SCHEMA EVOLUTION, and
- * keeping a file touched only because a MERGE that inserts matched one of its rows without
- * changing it (read in pass 2, it need not be rewritten; Spark rewrites it too).
+ * candidates and the partitions the ON condition allows. Not yet: keeping a file touched
+ * only because a MERGE that inserts matched one of its rows without changing it (read in pass
+ * 2, it need not be rewritten; Spark rewrites it too).
  *
- * commitInfo: MERGE with operationParameters predicate, matchedPredicates,
- * notMatchedPredicates, notMatchedBySourcePredicates (JSON arrays of {actionType[,
- * predicate]}) and operationMetrics numSourceRows, numTargetRowsInserted / Updated / Deleted /
- * Copied, numTargetRowsMatchedUpdated / MatchedDeleted, numTargetRowsNotMatchedBySource
- * Updated / Deleted, numOutputRows, numTargetFilesAdded / Removed, numTargetBytesAdded /
- * Removed, numTargetChangeFilesAdded, executionTimeMs, scanTimeMs, rewriteTimeMs.
+ * Names (as Spark resolves them): MATCHED clauses see both sides, NOT MATCHED clauses the
+ * source only, NOT MATCHED BY SOURCE clauses the target only. Struct values are written field
+ * by field by name. Schema evolution (WITH SCHEMA EVOLUTION or
+ * spark.databricks.delta.schema.autoMerge.enabled; see evolve()) adds the source's new
+ * columns and struct fields to the table in the same commit; without it `*` writes the
+ * target's columns only.
+ *
+ * commitInfo: MERGE with operationParameters predicate (a JSON array holding the ON
+ * condition, as Delta's OperationWithPredicates), matchedPredicates, notMatchedPredicates,
+ * notMatchedBySourcePredicates (JSON arrays of {predicate?, actionType}) and operationMetrics
+ * numSourceRows, numTargetRowsInserted / Updated / Deleted / Copied, numTargetRowsMatchedUpdated /
+ * MatchedDeleted, numTargetRowsNotMatchedBySource Updated / Deleted, numOutputRows,
+ * numTargetFilesAdded / Removed, numTargetBytesAdded / Removed, numTargetChangeFilesAdded,
+ * executionTimeMs, scanTimeMs, rewriteTimeMs.
  */
 #include <string.h>
 
@@ -59,17 +67,23 @@
 typedef struct merge {
     const dl_sql_stmt *stmt;
     dl_sql_dml_target t;
-    dl_sql_dml_files files; /* candidates and touched files */
-    int32_t n;              /* table columns */
-    int32_t m;              /* source columns */
-    int32_t t_mark;         /* join column: target marker */
-    int32_t t_id;           /* join column: the target row's file (finding) or uuid (rewriting) */
-    int32_t s_mark;         /* join column: source marker */
-    int32_t width;          /* join columns */
-    dl_sql_plan *tscan;     /* the target's scan */
-    dl_sql_plan *plan;      /* the join, then the projections */
-    dl_sql_scope scope;     /* names over the join */
-    dl_sql_scope source;    /* the source's names (indexes in the join) */
+    dl_sql_dml_files files;  /* candidates and touched files */
+    int32_t n;               /* the target's columns (as scanned) */
+    const dl_type *out;      /* the row type written: the target's, evolved (schema evolution) */
+    int32_t n_out;           /* its columns: the target's, then the new ones */
+    bool is_evolving;        /* WITH SCHEMA EVOLUTION or autoMerge */
+    dl_delta_schema evolved; /* the evolved schema (type NULL: the schema stays) */
+    const char *qual;        /* the target's qualifier (alias or name) */
+    int32_t m;               /* source columns */
+    int32_t t_mark;          /* join column: target marker */
+    int32_t t_id;            /* join column: the target row's file (finding) or uuid (rewriting) */
+    int32_t s_mark;          /* join column: source marker */
+    int32_t width;           /* join columns */
+    dl_sql_plan *tscan;      /* the target's scan */
+    dl_sql_plan *plan;       /* the join, then the projections */
+    dl_sql_scope scope;      /* names over the join */
+    dl_sql_scope source;     /* the source's names (indexes in the join) */
+    dl_sql_scope target;     /* the target's names (indexes in the join) */
     int64_t start_ms;
     int64_t scan_ms; /* finding the touched files */
 } merge;
@@ -150,6 +164,7 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
             ? dl_arena_strndup(b->arena, stmt->u.merge.alias.name.ptr, stmt->u.merge.alias.name.len)
             : name->parts[name->n_parts - 1].name.ptr;
     DL_CHECK(qual != NULL, err, DL_ERR_NOMEM, "out of memory");
+    mg->qual = qual;
     DL_TRY(dl_sql_scope_of(b, trel.plan, qual, &trel.scope, err));
     trel.scope.n = mg->n; /* the file index has no name */
     row_id id = type == DL_SQL_JOIN_T_FULL ? ROW_ID_UUID : ROW_ID_FILE;
@@ -160,6 +175,7 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
+    mg->target = (dl_sql_scope){.cols = mg->scope.cols, .n = trel.scope.n};
     mg->t_mark = mg->n;
     mg->t_id = mg->n + 1;
     mg->s_mark = mg->n + 2 + mg->m;
@@ -195,6 +211,21 @@ is_null(dl_sql_binder *b, int32_t col, bool is_not) {
     return e;
 }
 
+/* The names a clause's condition and values see, as Spark resolves them: both sides in
+ * MATCHED clauses, the source's alone in NOT MATCHED ones (there is no target row), the
+ * target's alone in NOT MATCHED BY SOURCE ones. */
+static dl_sql_scope *
+clause_scope(merge *mg, const dl_sql_merge_clause *cl) {
+    switch (cl->match) {
+    case DL_SQL_MERGE_NOT_MATCHED:
+        return &mg->source;
+    case DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE:
+        return &mg->target;
+    default:
+        return &mg->scope;
+    }
+}
+
 /* The condition under which clause cl fires (before earlier clauses are considered). */
 static dl_status
 clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **out,
@@ -211,7 +242,7 @@ clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_b
     }
     DL_CHECK(parts[0] != NULL && (n < 2 || parts[1] != NULL), err, DL_ERR_NOMEM, "out of memory");
     if (cl->cond != NULL) {
-        dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "WHEN"};
+        dl_sql_bctx cx = {.b = b, .scope = clause_scope(mg, cl), .clause = "WHEN"};
         DL_TRY(dl_sql_binder_cond(&cx, cl->cond, &parts[n], err));
         if (dl_sql_bexpr_has_subquery(parts[n])) {
             DL_SQL_BIND_FAIL(b, cl->cond->loc, DL_ERR_UNSUPPORTED, err,
@@ -271,42 +302,62 @@ source_column(const merge *mg, const char *name) {
 
 static int32_t
 table_column(const merge *mg, dl_str name) {
-    for (int32_t i = 0; i < mg->n; i++) {
-        if (dl_str_eq_nocase(dl_str_from_cstr(mg->t.schema->fields[i].name), name)) {
+    for (int32_t i = 0; i < mg->n_out; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(mg->out->fields[i].name), name)) {
             return i;
         }
     }
     return -1;
 }
 
-/* vals[c] (per table column) for a `*` action: the source column of the same name. */
+/* vals[c] (per written column) for a `*` action: the source column of the same name. Without
+ * schema evolution every target column needs one (source-only columns are not written); with
+ * it, a column the source lacks keeps its value (UPDATE) or is NULL (INSERT), and a struct
+ * field the source lacks likewise (Delta's resolveStar). */
+static dl_status
+star_value(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, int32_t c,
+           dl_sql_bexpr **out, dl_error *err) {
+    bool is_update = cl->action == DL_SQL_MERGE_UPDATE_STAR;
+    const dl_type_field *f = &mg->out->fields[c];
+    int32_t j = source_column(mg, f->name);
+    if (j < 0 && mg->is_evolving) {
+        return DL_OK;
+    }
+    if (j < 0) {
+        DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
+                         "[UNRESOLVED_COLUMN] %s * needs a source column named '%s' (the "
+                         "target's column)",
+                         is_update ? "UPDATE SET" : "INSERT", f->name);
+    }
+    *out = dl_sql_bexpr_column(b->arena, j, mg->plan->schema->fields[j].type);
+    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (!is_update || !mg->is_evolving || c >= mg->n) {
+        return DL_OK;
+    }
+    dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, mg->t.schema->fields[c].type);
+    DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_sql_dml_dest dest = {.column = f->name, .table = mg->t.display};
+    return dl_sql_dml_assign_value(b, *out, f->type, old, DL_SQL_DML_ASSIGN_PRESERVE, dest, cl->loc,
+                                   out, err);
+}
+
 static dl_status
 star_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_bexpr **vals,
             dl_error *err) {
-    for (int32_t c = 0; c < mg->n; c++) {
-        const dl_type_field *f = &mg->t.schema->fields[c];
-        int32_t j = source_column(mg, f->name);
-        if (j < 0) {
-            DL_SQL_BIND_FAIL(b, cl->loc, DL_ERR_SQL_BIND, err,
-                             "[UNRESOLVED_COLUMN] %s * needs a source column named '%s' (the "
-                             "target's column)",
-                             cl->action == DL_SQL_MERGE_INSERT_STAR ? "INSERT" : "UPDATE SET",
-                             f->name);
-        }
-        vals[c] = dl_sql_bexpr_column(b->arena, j, mg->plan->schema->fields[j].type);
-        DL_CHECK(vals[c] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t c = 0; c < mg->n_out; c++) {
+        DL_TRY(star_value(b, mg, cl, c, &vals[c], err));
     }
     return DL_OK;
 }
 
 static dl_status
-bind_value(dl_sql_binder *b, merge *mg, int32_t c, const dl_sql_expr *ast, dl_sql_bexpr **vals,
-           dl_error *err) {
+bind_value(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, int32_t c,
+           const dl_sql_expr *ast, dl_sql_bexpr **vals, dl_error *err) {
     if (vals[c] != NULL) {
         DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err, "column '%s' is set twice",
-                         mg->t.schema->fields[c].name);
+                         mg->out->fields[c].name);
     }
-    dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "MERGE"};
+    dl_sql_bctx cx = {.b = b, .scope = clause_scope(mg, cl), .clause = "MERGE"};
     return dl_sql_binder_expr(&cx, ast, &vals[c], err);
 }
 
@@ -318,13 +369,21 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
         for (uint32_t i = 0; i < cl->assigns.n; i++) {
             const dl_sql_assign *a = &cl->assigns.items[i];
             const dl_sql_ident *last = &a->column.parts[a->column.n_parts - 1];
+            bool is_qualified =
+                a->column.n_parts == 2 &&
+                dl_str_eq_nocase(a->column.parts[0].name, dl_str_from_cstr(mg->qual));
+            if (a->column.n_parts > 1 && !is_qualified) {
+                DL_SQL_BIND_FAIL(b, a->column.parts[0].loc, DL_ERR_UNSUPPORTED, err,
+                                 "MERGE cannot assign to a struct's field yet (assign the whole "
+                                 "column, e.g. SET s = named_struct(...))");
+            }
             int32_t c = table_column(mg, last->name);
             if (c < 0) {
                 DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
                                  "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
                                  DL_STR_FMT(last->name));
             }
-            DL_TRY(bind_value(b, mg, c, a->value, vals, err));
+            DL_TRY(bind_value(b, mg, cl, c, a->value, vals, err));
         }
         return DL_OK;
     }
@@ -347,15 +406,16 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
                                  DL_STR_FMT(cl->columns.items[i].name));
             }
         }
-        DL_TRY(bind_value(b, mg, c, cl->values.items[i], vals, err));
+        DL_TRY(bind_value(b, mg, cl, c, cl->values.items[i], vals, err));
     }
     return DL_OK;
 }
 
-/* A value cast to its column's type; an insert's missing value is NULL. */
+/* A value as its column's type (structs by field name, dl_sql_dml_assign_value); an insert's
+ * missing value is NULL. */
 static dl_status
-finish_value(dl_sql_binder *b, const dl_type_field *f, bool is_insert, dl_sql_bexpr **v,
-             dl_error *err) {
+finish_value(dl_sql_binder *b, const merge *mg, const dl_type_field *f, bool is_insert,
+             dl_sql_bexpr **v, dl_error *err) {
     if (*v == NULL && is_insert) {
         *v = dl_sql_dml_null(b, f->type);
         DL_CHECK(*v != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -363,9 +423,12 @@ finish_value(dl_sql_binder *b, const dl_type_field *f, bool is_insert, dl_sql_be
     if (*v == NULL) {
         return DL_OK;
     }
-    dl_status s = dl_sql_binder_cast(b, *v, f->type, v, err);
+    dl_sql_dml_assign_mode mode =
+        mg->is_evolving ? DL_SQL_DML_ASSIGN_NULLIFY : DL_SQL_DML_ASSIGN_EXACT;
+    dl_sql_dml_dest dest = {.column = f->name, .table = mg->t.display};
+    dl_status s = dl_sql_dml_assign_value(b, *v, f->type, NULL, mode, dest, mg->stmt->loc, v, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "MERGE: cannot write column '%s': ", f->name);
+        dl_error_prefix(err, "MERGE: cannot write column '%s'", f->name);
     }
     return s;
 }
@@ -375,7 +438,7 @@ static dl_status
 clause_values(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, dl_error *err) {
     for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
         const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
-        dl_sql_bexpr **v = vals + (size_t)i * (size_t)mg->n;
+        dl_sql_bexpr **v = vals + (size_t)i * (size_t)mg->n_out;
         if (cl->action == DL_SQL_MERGE_DELETE) {
             continue;
         }
@@ -386,8 +449,8 @@ clause_values(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, dl_error *err) {
         }
         bool is_insert =
             cl->action == DL_SQL_MERGE_INSERT || cl->action == DL_SQL_MERGE_INSERT_STAR;
-        for (int32_t c = 0; c < mg->n; c++) {
-            DL_TRY(finish_value(b, &mg->t.schema->fields[c], is_insert, &v[c], err));
+        for (int32_t c = 0; c < mg->n_out; c++) {
+            DL_TRY(finish_value(b, mg, &mg->out->fields[c], is_insert, &v[c], err));
         }
     }
     return DL_OK;
@@ -405,7 +468,23 @@ code_is(dl_sql_binder *b, merge *mg, int64_t k, dl_sql_bexpr **out, dl_error *er
     return dl_sql_binder_call(b, eq, "=", args, 2, mg->stmt->loc, out, err);
 }
 
-/* Table column c: CASE WHEN code = k THEN value ... ELSE target column END. */
+/* The target row's value of written column c: its column (a struct grown by schema evolution
+ * gets NULL new fields), NULL for a new column. */
+static dl_status
+old_value(dl_sql_binder *b, const merge *mg, int32_t c, dl_sql_bexpr **out, dl_error *err) {
+    const dl_type *type = mg->out->fields[c].type;
+    *out = c < mg->n ? dl_sql_bexpr_column(b->arena, c, mg->t.schema->fields[c].type)
+                     : dl_sql_dml_null(b, type);
+    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (c < mg->n && !dl_vec_type_equal((*out)->type, type)) {
+        dl_sql_dml_dest own = {0};
+        return dl_sql_dml_assign_value(b, *out, type, NULL, DL_SQL_DML_ASSIGN_NULLIFY, own,
+                                       mg->stmt->loc, out, err);
+    }
+    return DL_OK;
+}
+
+/* Written column c: CASE WHEN code = k THEN value ... ELSE the target's value END. */
 static dl_status
 column_expr(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, int32_t c, dl_sql_bexpr **out,
             dl_error *err) {
@@ -415,16 +494,15 @@ column_expr(dl_sql_binder *b, merge *mg, dl_sql_bexpr **vals, int32_t c, dl_sql_
     DL_CHECK(conds != NULL && results != NULL, err, DL_ERR_NOMEM, "out of memory");
     int32_t n = 0;
     for (uint32_t i = 0; i < n_cl; i++) {
-        dl_sql_bexpr *v = vals[(size_t)i * (size_t)mg->n + (size_t)c];
+        dl_sql_bexpr *v = vals[(size_t)i * (size_t)mg->n_out + (size_t)c];
         if (v == NULL) {
             continue;
         }
         DL_TRY(code_is(b, mg, (int64_t)i + 1, &conds[n], err));
         results[n++] = v;
     }
-    const dl_type *type = mg->t.schema->fields[c].type;
-    dl_sql_bexpr *old = dl_sql_bexpr_column(b->arena, c, type);
-    DL_CHECK(old != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_sql_bexpr *old = NULL;
+    DL_TRY(old_value(b, mg, c, &old, err));
     if (n == 0) {
         *out = old;
         return DL_OK;
@@ -440,7 +518,7 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
         dl_arena_alloc_zero(b->arena, (size_t)(mg->width + 2) * sizeof(dl_sql_bexpr *));
     const char **names1 = dl_arena_alloc_zero(b->arena, (size_t)(mg->width + 2) * sizeof(char *));
     dl_sql_bexpr **vals =
-        dl_arena_alloc_zero(b->arena, (n_cl + 1) * (size_t)mg->n * sizeof(dl_sql_bexpr *));
+        dl_arena_alloc_zero(b->arena, (n_cl + 1) * (size_t)mg->n_out * sizeof(dl_sql_bexpr *));
     DL_CHECK(first != NULL && names1 != NULL && vals != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < mg->width; i++) {
         first[i] = dl_sql_bexpr_column(b->arena, i, mg->plan->schema->fields[i].type);
@@ -451,27 +529,101 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     names1[mg->width] = "__dl_action";
     DL_TRY(clause_values(b, mg, vals, err));
     DL_TRY(dl_sql_plan_project(b, mg->plan, first, names1, mg->width + 1, &mg->plan, err));
-    /* Second: the table's columns, the code, the source marker and the target row's id. */
-    dl_sql_bexpr **second =
-        dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 4) * sizeof(dl_sql_bexpr *));
-    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(mg->n + 4) * sizeof(char *));
+    /* Second: the written columns, the code, the source marker and the target row's id. */
+    int32_t n = mg->n_out;
+    dl_sql_bexpr **second = dl_arena_alloc_zero(b->arena, (size_t)(n + 4) * sizeof(dl_sql_bexpr *));
+    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(n + 4) * sizeof(char *));
     DL_CHECK(second != NULL && names2 != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (int32_t c = 0; c < mg->n; c++) {
+    for (int32_t c = 0; c < n; c++) {
         DL_TRY(column_expr(b, mg, vals, c, &second[c], err));
-        names2[c] = mg->t.schema->fields[c].name;
+        names2[c] = mg->out->fields[c].name;
     }
-    second[mg->n] = dl_sql_bexpr_column(b->arena, mg->width, dl_vec_type_prim(DL_VEC_TYPE_LONG));
-    second[mg->n + 1] =
-        dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
-    DL_CHECK(second[mg->n] != NULL && second[mg->n + 1] != NULL, err, DL_ERR_NOMEM,
-             "out of memory");
-    second[mg->n + 2] =
+    second[n] = dl_sql_bexpr_column(b->arena, mg->width, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    second[n + 1] = dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    second[n + 2] =
         dl_sql_bexpr_column(b->arena, mg->t_id, mg->plan->schema->fields[mg->t_id].type);
-    DL_CHECK(second[mg->n + 2] != NULL, err, DL_ERR_NOMEM, "out of memory");
-    names2[mg->n] = "__dl_action";
-    names2[mg->n + 1] = "__dl_source";
-    names2[mg->n + 2] = "__dl_row_id";
-    return dl_sql_plan_project(b, mg->plan, second, names2, mg->n + 3, &mg->plan, err);
+    DL_CHECK(second[n] != NULL && second[n + 1] != NULL && second[n + 2] != NULL, err, DL_ERR_NOMEM,
+             "out of memory");
+    names2[n] = "__dl_action";
+    names2[n + 1] = "__dl_source";
+    names2[n + 2] = "__dl_row_id";
+    return dl_sql_plan_project(b, mg->plan, second, names2, n + 3, &mg->plan, err);
+}
+
+/* ---- schema evolution -------------------------------------------------------------------- */
+
+/* Whether a MATCHED or NOT MATCHED clause writes a column of this name (UPDATE SET name = ..,
+ * INSERT (.., name, ..)), or any column by name (a `*` action) when name is NULL. */
+static bool
+is_written(const merge *mg, const char *name) {
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        if (cl->match == DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE) {
+            continue; /* these cannot name the source's columns */
+        }
+        if (cl->action == DL_SQL_MERGE_UPDATE_STAR || cl->action == DL_SQL_MERGE_INSERT_STAR) {
+            return true;
+        }
+        for (uint32_t k = 0; name != NULL && k < cl->assigns.n; k++) {
+            const dl_sql_name *col = &cl->assigns.items[k].column;
+            if (dl_str_eq_nocase(col->parts[col->n_parts - 1].name, dl_str_from_cstr(name))) {
+                return true;
+            }
+        }
+        for (uint32_t k = 0; name != NULL && k < cl->columns.n; k++) {
+            if (dl_str_eq_nocase(cl->columns.items[k].name, dl_str_from_cstr(name))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/*
+ * The schema written. Without schema evolution the target's. With it (MERGE WITH SCHEMA
+ * EVOLUTION, or spark.databricks.delta.schema.autoMerge.enabled) the target's with the source
+ * columns the clauses write merged in by name, as Delta's computePostEvolutionTargetSchema:
+ * every source column when a clause is UPDATE SET * or INSERT *, else those named as a
+ * column to write; new columns and struct fields are appended, nullable, and the target's
+ * types are kept (no type widening: values are cast). The new schema is committed with the
+ * rows.
+ */
+static dl_status
+evolve(dl_sql_binder *b, merge *mg, dl_error *err) {
+    const char *v =
+        dl_sql_session_get(b->session, "spark.databricks.delta.schema.autoMerge.enabled");
+    mg->is_evolving = mg->stmt->u.merge.with_schema_evolution || strcmp(v, "true") == 0;
+    if (!mg->is_evolving) {
+        return DL_OK;
+    }
+    dl_type_field *src = dl_arena_alloc_zero(b->arena, (size_t)(mg->source.n + 1) * sizeof(*src));
+    DL_CHECK(src != NULL, err, DL_ERR_NOMEM, "out of memory evolving a schema");
+    int32_t n = 0;
+    for (int32_t i = 0; i < mg->source.n; i++) {
+        const dl_sql_bcol *col = &mg->source.cols[i];
+        if (!col->is_hidden && is_written(mg, col->name)) {
+            src[n++] = (dl_type_field){.name = col->name, .type = col->type, .is_nullable = true};
+        }
+    }
+    const dl_type *row = NULL;
+    bool is_changed = false;
+    DL_TRY(dl_vec_type_struct(b->arena, src, n, &row, err));
+    DL_TRY(dl_sql_dml_schema_merge(b, dl_delta_snapshot_schema(mg->t.snap), row, &mg->evolved,
+                                   &is_changed, err));
+    if (!is_changed) {
+        mg->evolved.type = NULL;
+        return DL_OK;
+    }
+    const char *cm = dl_delta_metadata_config(dl_delta_snapshot_metadata(mg->t.snap),
+                                              "delta.columnMapping.mode");
+    if (cm != NULL && !dl_str_eq_nocase(dl_str_from_cstr(cm), DL_STR("none"))) {
+        DL_SQL_BIND_FAIL(b, mg->stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "MERGE schema evolution on a table with column mapping is not supported "
+                         "yet (new columns need column mapping ids)");
+    }
+    mg->out = mg->evolved.type;
+    mg->n_out = mg->out->n_fields;
+    return DL_OK;
 }
 
 /* ---- the touched files ------------------------------------------------------------------- */
@@ -615,12 +767,8 @@ static dl_status
 stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
             const dl_sql_dml_sink *sink, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_MERGE);
-    dl_buf pred;
-    dl_buf_init(&pred, b->exec->alloc);
-    dl_status s = dl_buf_append_cstr(&pred, dl_sql_dml_expr_text(b, mg->stmt->u.merge.on), err);
-    s = s == DL_OK ? dl_delta_tx_param_string(tx, "predicate", dl_buf_cstr(&pred), err) : s;
-    dl_buf_destroy(&pred);
-    DL_TRY(s);
+    const char *on = dl_sql_dml_expr_text(b, mg->stmt->u.merge.on);
+    DL_TRY(dl_sql_dml_param_array(b, tx, "predicate", &on, 1, err));
     DL_TRY(param_clauses(b, mg, tx, "matchedPredicates", DL_SQL_MERGE_MATCHED, err));
     DL_TRY(param_clauses(b, mg, tx, "notMatchedPredicates", DL_SQL_MERGE_NOT_MATCHED, err));
     DL_TRY(param_clauses(b, mg, tx, "notMatchedBySourcePredicates",
@@ -674,14 +822,20 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     }
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(mg->t.table, mg->t.snap, NULL, &tx, err));
+    mg->t.schema = mg->out; /* the rows are written with the evolved schema */
     dl_ops_writer *w = NULL;
     dl_status s = dl_sql_dml_writer(b, &mg->t, tx, &w, err);
+    if (s == DL_OK && mg->evolved.type != NULL) {
+        dl_delta_metadata md = *dl_delta_snapshot_metadata(mg->t.snap);
+        s = dl_sql_dml_schema_string(b, &mg->evolved, &md.schema_string, err);
+        s = s == DL_OK ? dl_delta_tx_set_metadata(tx, &md, err) : s;
+    }
     dl_sql_dml_sink sink = {.writer = w,
-                            .schema = mg->t.schema,
-                            .code_col = mg->n,
+                            .schema = mg->out,
+                            .code_col = mg->n_out,
                             .keep_mask = keep,
-                            .source_col = mg->n + 1,
-                            .id_col = mg->n + 2,
+                            .source_col = mg->n_out + 1,
+                            .id_col = mg->n_out + 2,
                             .unique_mask = unique_codes(mg),
                             .arena = b->arena,
                             .target = mg->t.display};
@@ -710,20 +864,19 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "MERGE with more than %d WHEN clauses is not supported", MAX_CLAUSES);
     }
-    if (stmt->u.merge.with_schema_evolution) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "MERGE WITH SCHEMA EVOLUTION is not supported yet");
-    }
     merge *mg = dl_arena_alloc_zero(b->arena, sizeof(*mg));
     DL_CHECK(mg != NULL, err, DL_ERR_NOMEM, "out of memory");
     mg->stmt = stmt;
     mg->start_ms = dl_sql_dml_clock_ms();
     DL_TRY(dl_sql_dml_open(b, &stmt->u.merge.target, stmt->loc, &mg->t, err));
     mg->n = mg->t.schema->n_fields;
+    mg->out = mg->t.schema;
+    mg->n_out = mg->n;
     if (!is_insert_only(mg)) {
         DL_TRY(find_touched(b, mg, err));
     }
     DL_TRY(plan_join(b, mg, DL_SQL_JOIN_T_FULL, err));
+    DL_TRY(evolve(b, mg, err));
     dl_sql_plan_scan_restrict(mg->tscan,
                               is_insert_only(mg) ? mg->files.candidates : mg->files.touched);
     DL_TRY(plan_projections(b, mg, err));

@@ -229,22 +229,10 @@ typedef struct key_scratch {
     dl_buf val;
 } key_scratch;
 
-/* The partition key of f: each value as "N" (null) or "V<length>:<text>". */
+/* The partition key of f (dl_sql_dml_partition_key), in the statement arena. */
 static dl_status
 part_key(optimize *o, const dl_delta_file *f, key_scratch *ks, const char **out, dl_error *err) {
-    dl_buf_reset(&ks->key);
-    for (int32_t p = 0; p < dl_delta_snapshot_partition_count(o->t.snap); p++) {
-        const dl_delta_value *v = f->partition != NULL ? &f->partition->values[p] : NULL;
-        if (v == NULL || v->is_null) {
-            DL_TRY(dl_buf_append_byte(&ks->key, 'N', err));
-            continue;
-        }
-        dl_buf_reset(&ks->val);
-        DL_TRY(dl_ops_value_text(v, dl_delta_snapshot_partition_field(o->t.snap, p)->type, &ks->val,
-                                 err));
-        DL_TRY(dl_buf_appendf(&ks->key, err, "V%zu:", ks->val.len));
-        DL_TRY(dl_buf_append(&ks->key, ks->val.data, ks->val.len, err));
-    }
+    DL_TRY(dl_sql_dml_partition_key(o->t.snap, f, &ks->key, &ks->val, err));
     *out = dl_arena_strndup(o->b->arena, (const char *)ks->key.data, ks->key.len);
     DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory");
     return DL_OK;

@@ -600,9 +600,9 @@ assign_expr(dl_sql_binder *b, rewrite *rw, const dl_sql_assign *a, dl_sql_bexpr 
     dl_sql_bexpr *v = NULL;
     DL_TRY(dl_sql_binder_expr(&cx, a->value, &v, err));
     const dl_type_field *f = &rw->t.schema->fields[c];
-    dl_status s = dl_sql_binder_cast(b, v, f->type, &v, err);
+    dl_status s = dl_sql_binder_store_cast(b, v, f, rw->t.display, &v, err);
     if (s != DL_OK) {
-        dl_error_prefix(err, "cannot set column '%s': ", f->name);
+        dl_error_prefix(err, "cannot set column '%s'", f->name);
         return s;
     }
     if (rw->cond == NULL) {

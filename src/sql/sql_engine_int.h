@@ -113,6 +113,9 @@ void dl_sql_session_reset(dl_sql_session *session, const char *key);
 /* spark.sql.ansi.enabled is true. */
 bool dl_sql_session_is_ansi(const dl_sql_session *session);
 
+/* spark.sql.storeAssignmentPolicy (ANSI when session is NULL or the key is not set). */
+dl_sql_store_policy dl_sql_session_store_policy(const dl_sql_session *session);
+
 /* ---- scans (sql_op_scan.c, sql_op_scan_pq.c) --------------------------------------------- */
 
 /* The scan's filters translated into a Delta scan predicate (parts that do not translate are

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sql/sql_eval_int.h"
+#include "sql/sql_fn_int.h"
 
 /* ---- building ------------------------------------------------------------------------------ */
 
@@ -320,6 +321,23 @@ eval_call(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vecto
     return s;
 }
 
+/* dl_sql_cast; a write's cast (DL_SQL_CAST_STORE) names its column and table in errors. */
+static dl_status
+store_cast(dl_sql_eval *ev, const dl_sql_bexpr *expr, const dl_vector *arg, int64_t count,
+           dl_vector *res, dl_error *err) {
+    const dl_sql_store_target *target = expr->bind_data;
+    if (target == NULL) {
+        return dl_sql_cast(&ev->exec->env, expr->cast_mode, arg, count, res, err);
+    }
+    dl_sql_fn_env env = ev->exec->env;
+    env.store_column = target->column;
+    dl_status s = dl_sql_cast(&env, expr->cast_mode, arg, count, res, err);
+    if (s != DL_OK && target->table != NULL) {
+        dl_error_prefix(err, "cannot write column '%s' of %s", target->column, target->table);
+    }
+    return s;
+}
+
 static dl_status
 eval_cast(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vector **out,
           dl_error *err) {
@@ -332,7 +350,7 @@ eval_cast(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vecto
     dl_vector *res = NULL;
     dl_status s = dl_sql_enode_out(ev, node, node->expr->type, in->count, &res, err);
     if (s == DL_OK) {
-        s = dl_sql_cast(&ev->exec->env, node->expr->cast_mode, arg, in->count, res, err);
+        s = store_cast(ev, node->expr, arg, in->count, res, err);
         if (s != DL_OK) {
             dl_vec_unref(res);
             set_error_offset(node->expr, err);
@@ -413,7 +431,8 @@ subscript_array(dl_sql_eval *ev, const dl_vec_unified *ub, const dl_vector *inde
     int32_t idx[DL_BATCH_CAPACITY];
     uint8_t valid[DL_BATCH_CAPACITY / 8] = {0};
     const int32_t *offsets = ub->data;
-    int64_t bad = -1;
+    bool has_bad = false;
+    int64_t bad = 0;
     int64_t bad_len = 0;
     for (int64_t k = 0; k < count; k++) {
         idx[k] = 0;
@@ -422,7 +441,8 @@ subscript_array(dl_sql_eval *ev, const dl_vec_unified *ub, const dl_vector *inde
         int64_t i = is_null ? -1 : ((const int32_t *)ui.data)[ui.sel[k]];
         int64_t start = offsets[ub->sel[k]];
         int64_t len = offsets[ub->sel[k] + 1] - start;
-        if (!is_null && (i < 0 || i >= len) && bad < 0) {
+        if (!is_null && (i < 0 || i >= len) && !has_bad) {
+            has_bad = true;
             bad = i;
             bad_len = len;
         }
@@ -431,9 +451,15 @@ subscript_array(dl_sql_eval *ev, const dl_vec_unified *ub, const dl_vector *inde
             dl_vec_bit_set(valid, k);
         }
     }
-    DL_CHECK(bad < 0 || !ev->exec->env.ansi, err, DL_ERR_INVALID_ARG,
-             "[INVALID_ARRAY_INDEX] The index %lld is out of bounds. The array has %lld elements.",
-             (long long)bad, (long long)bad_len);
+    if (has_bad && ev->exec->env.ansi) {
+        return dl_sql_fail_run(err,
+                               "use the SQL function get() to tolerate accessing an element at "
+                               "an invalid index and return NULL instead, or set "
+                               "spark.sql.ansi.enabled to false",
+                               "[INVALID_ARRAY_INDEX] The index %lld is out of bounds. The array "
+                               "has %lld elements.",
+                               (long long)bad, (long long)bad_len);
+    }
     return dict_over(ub->flat->children[0], idx, valid, count, out, err);
 }
 

@@ -343,7 +343,9 @@ dl_sql_vec_select(const dl_vector *col, const uint32_t *sel, int64_t count, dl_v
         return dl_vec_slice(col, 0, count, out, err);
     }
     if (col->layout == DL_VEC_CONST) {
-        return dl_vec_slice(col, 0, count, out, err);
+        /* A selection may repeat rows (a join's probe row with several matches): more rows
+         * than the constant holds. */
+        return dl_sql_vec_const_of(col, 0, count, out, err);
     }
     return slice_dict(col, sel, count, out, err);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Arithmetic operators as Spark types and evaluates them: + - * / % div pmod (and mod,
- * try_add, try_subtract, try_multiply, try_divide), unary negate/positive/abs, and the bitwise
- * operators & | ^ ~ << >> >>> with bit_count.
+ * try_add, try_subtract, try_multiply, try_divide, try_mod), unary negate/positive/abs, and the
+ * bitwise operators & | ^ ~ << >> >>> with bit_count.
  *
  * Result types (Spark's TypeCoercion and DecimalPrecision, spark.sql.decimalOperations.
  * allowPrecisionLoss = true):
@@ -372,10 +372,12 @@ static const char *const arith_names[] = {"+",
                                           "try_add",
                                           "try_subtract",
                                           "try_multiply",
-                                          "try_divide"};
-static const arith_op arith_ops[] = {OP_ADD,  OP_SUB,  OP_MUL, OP_DIV, OP_MOD, OP_MOD,
-                                     OP_IDIV, OP_PMOD, OP_ADD, OP_SUB, OP_MUL, OP_DIV};
-static const char *const try_names[] = {"try_add", "try_subtract", "try_multiply", "try_divide"};
+                                          "try_divide",
+                                          "try_mod"};
+static const arith_op arith_ops[] = {OP_ADD,  OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_MOD, OP_IDIV,
+                                     OP_PMOD, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD};
+static const char *const try_names[] = {"try_add", "try_subtract", "try_multiply", "try_divide",
+                                        "try_mod"};
 
 static dl_sql_scalar_fn
 int_kernel(arith_op op, dl_type_id id) {
@@ -553,7 +555,11 @@ dl_sql_bind_arith(dl_sql_fn_bind *b, dl_error *err) {
     }
     bd->op = arith_ops[k];
     bd->is_try = k >= 8;
-    int try_k = bd->op == OP_ADD ? 0 : bd->op == OP_SUB ? 1 : bd->op == OP_MUL ? 2 : 3;
+    int try_k = bd->op == OP_ADD   ? 0
+                : bd->op == OP_SUB ? 1
+                : bd->op == OP_MUL ? 2
+                : bd->op == OP_MOD ? 4
+                                   : 3;
     bd->try_name = try_names[try_k];
     b->bind_data = bd;
     if (bd->op == OP_ADD || bd->op == OP_SUB || bd->op == OP_MUL || bd->op == OP_DIV) {

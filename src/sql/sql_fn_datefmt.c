@@ -826,8 +826,10 @@ dl_sql_bind_to_ts(dl_sql_fn_bind *b, dl_error *err) {
         return DL_OK;
     }
     if (b->n_args == 1 && bd->op != FO_UNIX_TIMESTAMP) {
-        /* No pattern: a cast, done by the binder. */
+        /* No pattern: a cast, done by the binder (try_to_timestamp's gives NULL, not an
+         * error, for text that is not a timestamp). */
         dl_sql_bind_cast(b, 0, b->ret_type);
+        b->is_try_cast = bd->op == FO_TRY_TO_TIMESTAMP;
         bd->fn = k_to_ts;
         return DL_OK;
     }

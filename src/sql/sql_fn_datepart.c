@@ -454,6 +454,15 @@ k_trunc(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *
         int64_t r = 0;
         bool is_null = out->validity != NULL && !dl_vec_bit_get(out->validity, i);
         if (!is_null && !trunc_row(bd, tz, u, i, &r)) {
+            if (bd->op == TR_NEXT_DAY && call->env != NULL && call->env->ansi) {
+                dl_str day = dl_sql_u_str(&u[1], i);
+                return dl_sql_fail_run(err,
+                                       "write a day of the week (MO, TUE, WEDNESDAY, ...), or "
+                                       "set spark.sql.ansi.enabled to false to return NULL "
+                                       "instead",
+                                       "[ILLEGAL_DAY_OF_WEEK] Illegal input for day of week: %.*s",
+                                       (int)DL_MIN(day.len, 100), day.ptr);
+            }
             DL_TRY(dl_sql_out_set_null(out, i, err));
         }
         if (is_date) {
@@ -560,7 +569,9 @@ k_make(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *o
         bool is_null = out->validity != NULL && !dl_vec_bit_get(out->validity, i);
         if (!is_null && !make_row(bd, u, n, tz, i, &r)) {
             if (ansi) {
-                return dl_sql_fail_run(err, "use valid field values, or try_ functions",
+                return dl_sql_fail_run(err,
+                                       "use valid field values, or set spark.sql.ansi.enabled to "
+                                       "false to return NULL instead",
                                        "[DATETIME_FIELD_OUT_OF_BOUNDS] %s: a field is out of range",
                                        call->def->name);
             }

@@ -447,10 +447,12 @@ DL_NODISCARD dl_status dl_sql_cast_datetime(const dl_sql_fn_env *env, dl_sql_cas
                                             dl_error *err);
 
 /* The failure of one value's cast: NULL (legacy, try) or the error naming the value and the
- * types (ANSI). text is the value as text, error_class Spark's ("CAST_INVALID_INPUT",
- * "CAST_OVERFLOW"). Returns DL_OK after marking row null when the mode allows it. */
-DL_NODISCARD dl_status dl_sql_cast_bad_value(dl_sql_cast_mode mode, const char *error_class,
-                                             dl_str text, const dl_type *from, const dl_type *to,
-                                             dl_vector *out, int64_t row, dl_error *err);
+ * types (ANSI, store). text is the value as text, error_class Spark's ("CAST_INVALID_INPUT",
+ * "CAST_OVERFLOW", "NUMERIC_VALUE_OUT_OF_RANGE"). Returns DL_OK after marking row null when the
+ * mode allows it. */
+DL_NODISCARD dl_status dl_sql_cast_bad_value(const dl_sql_fn_env *env, dl_sql_cast_mode mode,
+                                             const char *error_class, dl_str text,
+                                             const dl_type *from, const dl_type *to, dl_vector *out,
+                                             int64_t row, dl_error *err);
 
 #endif /* DL_SQL_SQL_FN_INT_H */

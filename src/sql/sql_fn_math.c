@@ -78,8 +78,8 @@ pow10_i64(int n) {
     return n > 18 ? 0 : (int64_t)dl_sql_pow10(n);
 }
 
-/* An integer rounded at a negative scale (to tens, hundreds, ...). */
-static int64_t
+/* An integer rounded at a negative scale (to tens, hundreds, ...), before narrowing. */
+static dl_i128
 round_int(int64_t v, int scale, dl_sql_round_mode mode) {
     if (scale >= 0) {
         return v;
@@ -88,7 +88,24 @@ round_int(int64_t v, int scale, dl_sql_round_mode mode) {
         return 0;
     }
     dl_i128 r = dl_sql_dec_round(v, -scale, mode);
-    return (int64_t)(r * pow10_i64(-scale));
+    return r * pow10_i64(-scale);
+}
+
+/* The rounded integer r in the bits of its type: wrapped as Java's intValue (legacy), or
+ * ARITHMETIC_OVERFLOW when it does not fit and exact (ANSI mode, Spark's toIntExact). */
+static dl_status
+narrow_int(bool exact, dl_i128 r, int bits, int64_t *out, dl_error *err) {
+    dl_i128 lim = (dl_i128)1 << (bits - 1);
+    if (exact && (r < -lim || r >= lim)) {
+        return dl_sql_fail_overflow(err,
+                                    bits == 64   ? "long"
+                                    : bits == 32 ? "integer"
+                                    : bits == 16 ? "smallint"
+                                                 : "tinyint",
+                                    NULL);
+    }
+    *out = (int64_t)r;
+    return DL_OK;
 }
 
 static dl_status
@@ -101,6 +118,8 @@ k_round(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *
     DL_TRY(dl_sql_out_nulls(out, 0, &u, 1, count, err));
     const dl_type *in = args[0]->type;
     for (int64_t i = 0; i < count; i++) {
+        int64_t n = 0;
+        bool exact = call->env != NULL && call->env->ansi && !dl_sql_u_null(&u, i);
         switch (out->type->id) {
         case DL_VEC_TYPE_DOUBLE:
             ((double *)out->data)[i] = round_double(DL_SQL_U(&u, double, i), bd->scale, bd->mode);
@@ -120,19 +139,24 @@ k_round(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *
             break;
         }
         case DL_VEC_TYPE_LONG:
-            ((int64_t *)out->data)[i] = round_int(DL_SQL_U(&u, int64_t, i), bd->scale, bd->mode);
+            DL_TRY(narrow_int(exact, round_int(DL_SQL_U(&u, int64_t, i), bd->scale, bd->mode), 64,
+                              &((int64_t *)out->data)[i], err));
             break;
         case DL_VEC_TYPE_INT:
-            ((int32_t *)out->data)[i] =
-                (int32_t)round_int(DL_SQL_U(&u, int32_t, i), bd->scale, bd->mode);
+            DL_TRY(narrow_int(exact, round_int(DL_SQL_U(&u, int32_t, i), bd->scale, bd->mode), 32,
+                              &n, err));
+            ((int32_t *)out->data)[i] = (int32_t)n;
             break;
         case DL_VEC_TYPE_SHORT:
-            ((int16_t *)out->data)[i] =
-                (int16_t)round_int(DL_SQL_U(&u, int16_t, i), bd->scale, bd->mode);
+            DL_TRY(narrow_int(exact, round_int(DL_SQL_U(&u, int16_t, i), bd->scale, bd->mode), 16,
+                              &n, err));
+            ((int16_t *)out->data)[i] = (int16_t)n;
             break;
         default:
-            ((int8_t *)out->data)[i] =
-                (int8_t)round_int(dl_sql_i8(DL_SQL_U(&u, int8_t, i)), bd->scale, bd->mode);
+            DL_TRY(narrow_int(exact,
+                              round_int(dl_sql_i8(DL_SQL_U(&u, int8_t, i)), bd->scale, bd->mode), 8,
+                              &n, err));
+            ((int8_t *)out->data)[i] = (int8_t)n;
             break;
         }
     }

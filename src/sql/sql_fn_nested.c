@@ -250,15 +250,20 @@ dl_sql_fn_element_at(dl_sql_fn_call *call, dl_vector *const *args, int64_t count
             dl_vec_list_bounds(holder, u[0].sel[i], &s, &e);
             int64_t idx = DL_SQL_U(&u[1], int32_t, i);
             if (idx == 0 && (bd->op == AT_ELEMENT_AT || bd->op == AT_TRY)) {
-                return dl_sql_fail_run(err, "SQL array indices start at 1",
+                return dl_sql_fail_run(err,
+                                       "an index shall be either < 0 or > 0 (the first element "
+                                       "has index 1)",
                                        "[INVALID_INDEX_OF_ZERO] %s: the index 0 is invalid",
                                        call->def->name);
             }
             slot = array_slot(bd, s, e, idx, &is_bad);
             if (slot < 0 && is_bad && ansi) {
-                return dl_sql_fail_run(err, "use try_element_at or get to return NULL instead",
-                                       "[INVALID_ARRAY_INDEX] the index %lld is out of bounds: the "
-                                       "array has %lld elements",
+                return dl_sql_fail_run(err,
+                                       "use try_element_at to tolerate accessing an element at "
+                                       "an invalid index and return NULL instead, or set "
+                                       "spark.sql.ansi.enabled to false",
+                                       "[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index %lld is out "
+                                       "of bounds. The array has %lld elements.",
                                        (long long)idx, (long long)(e - s));
             }
         }

@@ -45,6 +45,7 @@ typedef struct dl_sql_fn_env {
     const char *time_zone;     /* spark.sql.session.timeZone, e.g. "UTC", "America/New_York" */
     int64_t now_us;            /* current_timestamp() of the statement, micros since epoch UTC */
     const dl_allocator *alloc; /* where vectors and runtime state come from */
+    const char *store_column;  /* DL_SQL_CAST_STORE: the table column written, for errors */
 } dl_sql_fn_env;
 
 /* A constant argument, decoded at bind time when the argument is a literal or folds to one. */
@@ -69,6 +70,7 @@ typedef struct dl_sql_fn_bind {
     const dl_type *const *arg_types; /* their types after binding */
     const dl_sql_fn_const *consts;   /* n_args entries */
     const dl_type **cast_to;         /* n_args entries, NULL-initialised; set to request a cast */
+    bool is_try_cast;                /* out: the requested casts are TRY_CASTs (try_ functions) */
     const dl_type *ret_type;         /* out: the result type */
     void *bind_data;                 /* out: the kernel's bound data, or NULL */
     dl_arena *arena;                 /* statement arena: types and bind data live here */
@@ -143,7 +145,20 @@ typedef enum dl_sql_cast_mode {
     DL_SQL_CAST_LEGACY = 1, /* Spark non-ANSI CAST: invalid input becomes NULL */
     DL_SQL_CAST_ANSI,       /* ANSI CAST: invalid input is an error naming the value */
     DL_SQL_CAST_TRY,        /* TRY_CAST: invalid input becomes NULL, even in ANSI mode */
+    DL_SQL_CAST_STORE,      /* a write to a table column under the ANSI store assignment
+                               policy: as ANSI, and an overflow names the column
+                               (CAST_OVERFLOW_IN_TABLE_INSERT; env->store_column) */
 } dl_sql_cast_mode;
+
+/* spark.sql.storeAssignmentPolicy: how INSERT, UPDATE and MERGE cast values to column types. */
+typedef enum dl_sql_store_policy {
+    DL_SQL_STORE_ANSI = 0, /* ANSI casts whatever spark.sql.ansi.enabled says (the default) */
+    DL_SQL_STORE_LEGACY,   /* the non-ANSI CAST: a bad value is stored as NULL */
+    DL_SQL_STORE_STRICT,   /* only up-casts (int -> bigint, date -> timestamp, any -> string) */
+} dl_sql_store_policy;
+
+/* Spark's UpCastRule.canUpCast: from converts to to without loss or a runtime failure. */
+bool dl_sql_cast_is_upcast(const dl_type *from, const dl_type *to);
 
 /* True when Spark allows CAST(from AS to) at all (else a bind error). */
 bool dl_sql_cast_is_allowed(const dl_type *from, const dl_type *to);

@@ -11,6 +11,8 @@
  *   3. SORT followed by LIMIT becomes a top-N sort; LIMIT directly over a scan without
  *      filters lets the scan stop early.
  *   4. Inner joins put the smaller input (by estimated rows) on the build (right) side.
+ *   5. Columns nobody reads are pruned through the whole plan, joins included
+ *      (sql_optimize_prune.c).
  */
 #include <string.h>
 
@@ -331,5 +333,6 @@ optimize_node(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
 dl_status
 dl_sql_optimize(dl_sql_exec_ctx *exec, dl_sql_plan **plan, dl_error *err) {
     DL_TRY(dl_sql_push_filters(exec, plan, err));
-    return optimize_node(exec, plan, err);
+    DL_TRY(optimize_node(exec, plan, err));
+    return dl_sql_prune_columns(exec, *plan, err);
 }

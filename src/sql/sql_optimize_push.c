@@ -9,7 +9,14 @@
  *   - into a join's inputs: conjuncts reading only the left side go left for INNER, CROSS,
  *     LEFT, SEMI, ANTI, MARK and SINGLE joins; only the right side, right for INNER, CROSS and
  *     RIGHT joins (pushing into the NULL-extended side of an outer join would change it);
- *   - two FILTERs in a row become one.
+ *   - into an INNER or CROSS join's keys: a conjunct `l = r` (or `<=>`) with l over the left
+ *     side and r over the right becomes an equi-join key, so that `FROM a, b WHERE a.x = b.x`
+ *     is a hash join and not a cross product (a CROSS join with keys becomes INNER). A
+ *     disjunction whose every branch holds the same such equality (TPC-H q19's shape) gives
+ *     that equality as a key as well, the disjunction staying above;
+ *   - two FILTERs in a row become one, the lower one's conjuncts first (Spark's CombineFilters):
+ *     rows run through them in order, so a condition below that guards one above (x <> 0
+ *     under 10 / x > 1) still keeps ANSI mode's errors away from the rows it removes.
  */
 #include <string.h>
 
@@ -172,7 +179,112 @@ split_for_join(dl_arena *arena, const dl_sql_plan *j, dl_sql_bexpr **conj, int32
     return DL_OK;
 }
 
-/* FILTER over JOIN: the one-sided conjuncts into the sides that allow them. */
+/* Whether a and c are the same condition: equal, or the same equality written the other way
+ * round (`x = y` and `y = x`). */
+static bool
+is_same_condition(const dl_sql_bexpr *a, const dl_sql_bexpr *c) {
+    if (dl_sql_bexpr_equal(a, c)) {
+        return true;
+    }
+    bool is_eq = a->kind == DL_SQL_BEXPR_CALL && c->kind == DL_SQL_BEXPR_CALL && a->n_args == 2 &&
+                 c->n_args == 2 && a->fn == c->fn &&
+                 (strcmp(a->fn->name, "=") == 0 || strcmp(a->fn->name, "<=>") == 0);
+    return is_eq && dl_sql_bexpr_equal(a->args[0], c->args[1]) &&
+           dl_sql_bexpr_equal(a->args[1], c->args[0]);
+}
+
+/* Whether e is among the conjuncts of d. */
+static bool
+has_conjunct(const dl_sql_bexpr *d, const dl_sql_bexpr *e) {
+    if (d->kind != DL_SQL_BEXPR_AND) {
+        return is_same_condition(d, e);
+    }
+    for (int32_t i = 0; i < d->n_args; i++) {
+        if (is_same_condition(d->args[i], e)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Adds to jn's keys the equalities that every branch of the disjunction c holds. */
+static dl_status
+keys_of_disjunction(dl_arena *arena, dl_sql_join *jn, const dl_sql_bexpr *c, int32_t nl, int32_t nt,
+                    int32_t room, dl_error *err) {
+    const dl_sql_bexpr *first = c->args[0];
+    int32_t n_first = first->kind == DL_SQL_BEXPR_AND ? first->n_args : 1;
+    for (int32_t i = 0; i < n_first && room > 0; i++) {
+        const dl_sql_bexpr *e = first->kind == DL_SQL_BEXPR_AND ? first->args[i] : first;
+        bool is_common = true;
+        for (int32_t d = 1; d < c->n_args && is_common; d++) {
+            is_common = has_conjunct(c->args[d], e);
+        }
+        bool is_key = false;
+        if (is_common && !is_opaque(e)) {
+            /* A copy: the disjunction stays above the join, and plans are trees. */
+            dl_sql_bexpr *k = rewrite(arena, e, NULL, 0);
+            DL_CHECK(k != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+            DL_TRY(dl_sql_join_try_key(arena, jn, k, nl, nt, &is_key, err));
+        }
+        room -= is_key ? 1 : 0;
+    }
+    return DL_OK;
+}
+
+/* Room in jn's key arrays for n more keys. */
+static dl_status
+grow_keys(dl_arena *arena, dl_sql_join *jn, int32_t n, dl_error *err) {
+    size_t cap = (size_t)(jn->n_keys + n) + 1;
+    dl_sql_bexpr **lk = dl_arena_alloc_zero(arena, cap * sizeof(void *));
+    dl_sql_bexpr **rk = dl_arena_alloc_zero(arena, cap * sizeof(void *));
+    bool *ne = dl_arena_alloc_zero(arena, cap * sizeof(bool));
+    DL_CHECK(lk != NULL && rk != NULL && ne != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    for (int32_t k = 0; k < jn->n_keys; k++) {
+        lk[k] = jn->left_keys[k];
+        rk[k] = jn->right_keys[k];
+        ne[k] = jn->is_null_equal[k];
+    }
+    jn->left_keys = lk;
+    jn->right_keys = rk;
+    jn->is_null_equal = ne;
+    return DL_OK;
+}
+
+/* The two-sided conjuncts left above an INNER or CROSS join that are equalities become its
+ * keys (the file comment); the others stay in sp->rest. */
+static dl_status
+rest_into_keys(dl_arena *arena, dl_sql_plan *j, join_split *sp, dl_error *err) {
+    dl_sql_join *jn = &j->u.join;
+    bool is_inner = jn->type == DL_SQL_JOIN_T_INNER || jn->type == DL_SQL_JOIN_T_CROSS;
+    if (!is_inner || jn->is_null_aware || sp->nk == 0) {
+        return DL_OK;
+    }
+    int32_t room = 2 * sp->nk + 8;
+    DL_TRY(grow_keys(arena, jn, room, err));
+    int32_t nl = j->left->n_cols;
+    int32_t nt = nl + j->right->n_cols;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < sp->nk; i++) {
+        dl_sql_bexpr *c = sp->rest[i];
+        bool is_key = false;
+        if (!is_opaque(c) && c->kind == DL_SQL_BEXPR_OR && c->n_args > 1) {
+            DL_TRY(keys_of_disjunction(arena, jn, c, nl, nt, room - sp->nk, err));
+        } else if (!is_opaque(c)) {
+            DL_TRY(dl_sql_join_try_key(arena, jn, c, nl, nt, &is_key, err));
+        }
+        if (!is_key) {
+            sp->rest[kept++] = c;
+        }
+    }
+    sp->nk = kept;
+    if (jn->n_keys > 0 && jn->type == DL_SQL_JOIN_T_CROSS) {
+        jn->type = DL_SQL_JOIN_T_INNER;
+    }
+    return DL_OK;
+}
+
+/* FILTER over JOIN: the one-sided conjuncts into the sides that allow them, equalities of
+ * the two sides into an inner join's keys. */
 static dl_status
 into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     dl_sql_plan *f = *node;
@@ -182,6 +294,7 @@ into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     int32_t n = c->kind == DL_SQL_BEXPR_AND ? c->n_args : 1;
     join_split sp;
     DL_TRY(split_for_join(arena, j, conj, n, &sp, err));
+    DL_TRY(rest_into_keys(arena, j, &sp, err));
     DL_TRY(filter_over(arena, j->left, sp.left, sp.nl, &j->left, err));
     DL_TRY(filter_over(arena, j->right, sp.right, sp.nr, &j->right, err));
     if (sp.nk == 0) {
@@ -200,7 +313,7 @@ dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
     for (int guard = 0; p->kind == DL_SQL_PLAN_FILTER && p->left != NULL && guard < 64; guard++) {
         dl_sql_plan *child = p->left;
         if (child->kind == DL_SQL_PLAN_FILTER) {
-            dl_sql_bexpr *both[2] = {p->u.cond, child->u.cond};
+            dl_sql_bexpr *both[2] = {child->u.cond, p->u.cond};
             DL_TRY(and_of(exec->arena, both, 2, &child->u.cond, err));
             *node = child;
         } else if (child->kind == DL_SQL_PLAN_PROJECT) {

@@ -2,8 +2,8 @@
 /*
  * Data-changing statements (Spark's DML with Delta's extensions):
  *
- *   INSERT INTO|OVERWRITE [TABLE] name [PARTITION (c [= v], ...)] [(columns) | BY NAME]
- *       [REPLACE WHERE cond] query
+ *   INSERT INTO|OVERWRITE [TABLE] name [WITH ('option' = 'v', ...)] [PARTITION (c [= v], ...)]
+ *       [(columns) | BY NAME] [REPLACE WHERE cond] query
  *   UPDATE name [[AS] alias] SET col = expr {, col = expr} [WHERE cond]
  *   DELETE FROM name [[AS] alias] [WHERE cond]
  *   MERGE [WITH SCHEMA EVOLUTION] INTO name [[AS] alias] USING relation ON cond clause...
@@ -72,6 +72,11 @@ dl_sql_parse_insert(dl_sql_parser *p, dl_sql_stmt *s) {
     }
     (void)dl_sql_accept_kw(p, DL_SQL_KW_TABLE);
     DL_TRY(dl_sql_parse_name(p, "a table name", &s->u.insert.table));
+    if (dl_sql_is_kw(p, DL_SQL_KW_WITH) && dl_sql_peek_is(p, 1, DL_SQL_TOK_LPAREN)) {
+        /* Spark 4's write options; WITH name AS (...) would be the query's CTE */
+        dl_sql_advance(p);
+        DL_TRY(dl_sql_parse_props(p, true, &s->u.insert.options));
+    }
     DL_TRY(dl_sql_parse_partition_spec(p, &s->u.insert.partition));
     if (dl_sql_is(p, DL_SQL_TOK_LPAREN) && !dl_sql_looks_like_query(p)) {
         s->u.insert.has_columns = true;

@@ -90,6 +90,13 @@ typedef enum dl_sql_subquery_kind {
     DL_SQL_SUBQ_IN,         /* args[0] IN (SELECT x ...) */
 } dl_sql_subquery_kind;
 
+/* What a write's cast (dl_sql_binder_store_cast) stores into: its bind_data, named in runtime
+ * errors. */
+typedef struct dl_sql_store_target {
+    const char *column;
+    const char *table;
+} dl_sql_store_target;
+
 struct dl_sql_bexpr {
     dl_sql_bexpr_kind kind;
     const dl_type *type; /* the result type */
@@ -108,7 +115,7 @@ struct dl_sql_bexpr {
     /* CALL: the function and what its bind produced (arg types are the args' types). */
     const dl_sql_fn_def *fn;
     void *bind_data;
-    /* CAST. */
+    /* CAST (bind_data: a dl_sql_store_target for a write's cast, else NULL). */
     dl_sql_cast_mode cast_mode;
     /* IS. */
     dl_sql_is_kind is_kind;

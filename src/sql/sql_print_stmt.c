@@ -544,6 +544,10 @@ static void
 pr_insert(dl_sql_printer *pr, const dl_sql_stmt *s) {
     dl_sql_pr_str(pr, s->u.insert.is_overwrite ? "INSERT OVERWRITE TABLE " : "INSERT INTO ");
     dl_sql_pr_name(pr, &s->u.insert.table);
+    if (s->u.insert.options.n > 0) {
+        dl_sql_pr_str(pr, " WITH ");
+        pr_props(pr, s->u.insert.options);
+    }
     pr_partition_spec(pr, s->u.insert.partition);
     if (s->u.insert.has_columns) {
         dl_sql_pr_str(pr, " ");

@@ -4,29 +4,27 @@
  * statements that change settings: SET and RESET.
  *
  * Settings follow Spark's SET: keys are case-sensitive strings, values are kept as text. Keys
- * deltalite acts on are checked when set (a boolean must be true or false); every other key
- * is stored as given, as Spark does for keys it does not know, so scripts written for Spark
- * run unchanged. Defaults of the known keys:
- *
- *   spark.sql.ansi.enabled                                false
- *   spark.sql.session.timeZone                            the session's time zone ("UTC")
- *   spark.databricks.delta.retentionDurationCheck.enabled true
- *   spark.sql.shuffle.partitions                          200
- *   spark.databricks.delta.optimize.minFileSize           1073741824 (bytes; OPTIMIZE)
- *   spark.databricks.delta.optimize.maxFileSize           1073741824 (bytes; OPTIMIZE)
- *   spark.databricks.delta.optimize.maxDeletedRowsRatio   0.05 (OPTIMIZE)
+ * deltalite acts on are checked when set, as Spark's SQLConf checks them, with Spark's error
+ * classes (INVALID_CONF_VALUE.TYPE_MISMATCH for a value that is not of the key's type,
+ * .REQUIREMENT for one out of range, .OUT_OF_RANGE_OF_OPTIONS for an unknown option,
+ * .TIME_ZONE for a zone that does not resolve); every other key is stored as given, as Spark
+ * does for keys it does not know, so scripts written for Spark run unchanged. The keys, their
+ * defaults and checks are the table known_settings below (docs/shell.md lists them).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sql/sql_engine_int.h"
+#include "sql/sql_fn_int.h"
 
 typedef enum setting_kind {
     SETTING_TEXT = 0,
     SETTING_BOOL,
     SETTING_POSITIVE_INT,
-    SETTING_BYTES,    /* a whole number of bytes, 0 or more (Spark's longConf) */
-    SETTING_FRACTION, /* a number from 0 to 1 (Spark's doubleConf with that check) */
+    SETTING_BYTES,     /* a whole number of bytes, 0 or more (Spark's longConf) */
+    SETTING_FRACTION,  /* a number from 0 to 1 (Spark's doubleConf with that check) */
+    SETTING_TIME_ZONE, /* a region id or an offset, as Spark's session time zone */
+    SETTING_OPTION,    /* one of its setting_rule options, in any case (Spark's checkValues) */
 } setting_kind;
 
 static const struct known_setting {
@@ -34,8 +32,9 @@ static const struct known_setting {
     const char *default_value;
     setting_kind kind;
 } known_settings[] = {
-    {"spark.sql.ansi.enabled", "false", SETTING_BOOL},
-    {"spark.sql.session.timeZone", "UTC", SETTING_TEXT},
+    {"spark.sql.ansi.enabled", "true", SETTING_BOOL},            /* Spark 4's default */
+    {"spark.sql.storeAssignmentPolicy", "ANSI", SETTING_OPTION}, /* how writes cast values */
+    {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE},
     {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL},
     {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
     {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL},
@@ -43,12 +42,37 @@ static const struct known_setting {
     {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES},
     {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES},
     {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
+    {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION},
+    {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL},
     /* The layout of the files writes make (Spark passes these Hadoop settings to parquet-mr). */
     {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES},
     {"parquet.block.size", "134217728", SETTING_POSITIVE_INT},
     {"parquet.page.size", "1048576", SETTING_POSITIVE_INT},
     {"parquet.page.row.count.limit", "20000", SETTING_POSITIVE_INT},
 };
+
+/* What some known settings take beyond their kind: a SETTING_OPTION's values (as Spark lists
+ * them), and a normalised value deltalite does not implement (refused, not stored and
+ * ignored). */
+static const struct setting_rule {
+    const char *key;
+    const char *options;
+    const char *refused;
+} setting_rules[] = {
+    {"spark.sql.sources.partitionOverwriteMode", "STATIC, DYNAMIC", NULL},
+    {"spark.sql.storeAssignmentPolicy", "ANSI, LEGACY, STRICT", NULL},
+    {"spark.sql.caseSensitive", NULL, "true"},
+};
+
+static const struct setting_rule *
+find_rule(const char *key) {
+    for (size_t i = 0; i < DL_ARRAY_LEN(setting_rules); i++) {
+        if (strcmp(setting_rules[i].key, key) == 0) {
+            return &setting_rules[i];
+        }
+    }
+    return NULL;
+}
 
 static const struct known_setting *
 find_known(const char *key) {
@@ -204,6 +228,20 @@ dl_sql_session_is_ansi(const dl_sql_session *session) {
     return v != NULL && strcmp(v, "true") == 0;
 }
 
+static const char *const store_policies[] = {"ANSI", "LEGACY", "STRICT"};
+
+dl_sql_store_policy
+dl_sql_session_store_policy(const dl_sql_session *session) {
+    const char *v =
+        session != NULL ? dl_sql_session_get(session, "spark.sql.storeAssignmentPolicy") : NULL;
+    for (size_t i = 0; v != NULL && i < DL_ARRAY_LEN(store_policies); i++) {
+        if (strcmp(v, store_policies[i]) == 0) {
+            return (dl_sql_store_policy)i;
+        }
+    }
+    return DL_SQL_STORE_ANSI;
+}
+
 void
 dl_sql_session_set_fn_lookup(dl_sql_session *session, dl_sql_fn_lookup_fn lookup) {
     session->fn_lookup = lookup != NULL ? lookup : dl_sql_fn_lookup;
@@ -217,17 +255,6 @@ dl_sql_session_lookup(const dl_sql_session *session, dl_str name) {
 /* ---- SET and RESET ----------------------------------------------------------------------------
  */
 
-static dl_status
-check_fraction(const char *key, const char *text, dl_error *err) {
-    char *end = NULL;
-    double x = strtod(text, &end);
-    DL_CHECK(end != text && *end == '\0' && x >= 0.0 && x <= 1.0, err, DL_ERR_INVALID_ARG,
-             "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be a "
-             "number from 0 to 1",
-             text, key);
-    return DL_OK;
-}
-
 double
 dl_sql_session_get_double(const dl_sql_session *session, const char *key) {
     const char *v = dl_sql_session_get(session, key);
@@ -240,48 +267,132 @@ dl_sql_session_get_i64(const dl_sql_session *session, const char *key) {
     return v != NULL ? strtoll(v, NULL, 10) : 0;
 }
 
-/* The value normalised for its key, or an error saying what the key expects. */
+/* Spark's INVALID_CONF_VALUE.<sub>: "The value 'v' in the config "key" is invalid. why". */
+#define CONF_FAIL(err, sub, why, ...)                                                            \
+    DL_FAIL(err, DL_ERR_INVALID_ARG,                                                             \
+            "[INVALID_CONF_VALUE." sub "] The value '%s' in the config \"%s\" is invalid. " why, \
+            __VA_ARGS__)
+
+static const char *
+type_name(setting_kind kind) {
+    switch (kind) {
+    case SETTING_BOOL:
+        return "boolean";
+    case SETTING_POSITIVE_INT:
+        return "int";
+    case SETTING_BYTES:
+        return "long";
+    default:
+        return "double";
+    }
+}
+
+/* A whole number as Java's toInt/toLong read it (optional sign, digits), within 18 digits. */
+static bool
+parse_whole(const char *text, int64_t *out) {
+    const char *p = text + (text[0] == '+' || text[0] == '-');
+    size_t n = strlen(p);
+    if (n == 0 || n > 18 || strspn(p, "0123456789") != n) {
+        return false;
+    }
+    *out = strtoll(text, NULL, 10);
+    return true;
+}
+
+/* A number's range: Spark's checkValue on the key. */
+static dl_status
+check_range(const struct known_setting *k, const char *v, dl_error *err) {
+    int64_t whole = 0;
+    double x = 0.0;
+    char *end = NULL;
+    bool is_number = k->kind == SETTING_FRACTION ? (x = strtod(v, &end), end != v && *end == '\0')
+                                                 : parse_whole(v, &whole);
+    if (!is_number || (k->kind == SETTING_POSITIVE_INT && whole > INT32_MAX) ||
+        (k->kind == SETTING_POSITIVE_INT && whole < INT32_MIN)) {
+        CONF_FAIL(err, "TYPE_MISMATCH", "It should be a/an '%s' value.", v, k->key,
+                  type_name(k->kind));
+    }
+    if (k->kind == SETTING_POSITIVE_INT && whole <= 0) {
+        CONF_FAIL(err, "REQUIREMENT", "The value of %s must be positive.", v, k->key, k->key);
+    }
+    if (k->kind == SETTING_BYTES && whole < 0) {
+        CONF_FAIL(err, "REQUIREMENT", "%s must be 0 or more.", v, k->key, k->key);
+    }
+    if (k->kind == SETTING_FRACTION && !(x >= 0.0 && x <= 1.0)) {
+        CONF_FAIL(err, "REQUIREMENT", "%s must be in range [0.0, 1.0].", v, k->key, k->key);
+    }
+    return DL_OK;
+}
+
+/* One of k's options, in any case (kept as written, as Spark keeps it). */
+static dl_status
+check_option(const struct known_setting *k, dl_str v, char *norm, size_t cap, dl_error *err) {
+    const struct setting_rule *rule = find_rule(k->key);
+    DL_CHECK(rule != NULL && rule->options != NULL, err, DL_ERR_INTERNAL,
+             "setting %s has no options listed", k->key);
+    dl_str rest = dl_str_from_cstr(rule->options);
+    while (rest.len > 0) {
+        size_t n = 0;
+        while (n < rest.len && rest.ptr[n] != ',') {
+            n++;
+        }
+        dl_str option = dl_str_trim(dl_str_make(rest.ptr, n));
+        if (dl_str_eq_nocase(option, v)) {
+            dl_str_copy_to(option, norm, cap); /* Spark's spelling, as its SQLConf keeps it */
+            return DL_OK;
+        }
+        rest = n < rest.len ? dl_str_make(rest.ptr + n + 1, rest.len - n - 1) : dl_str_make("", 0);
+    }
+    CONF_FAIL(err, "OUT_OF_RANGE_OF_OPTIONS", "It should be one of '%s'.", norm, k->key,
+              rule->options);
+}
+
+/* The value normalised for its key, or Spark's error saying what the key expects. */
 static dl_status
 check_value(const char *key, const char *value, char *norm, size_t cap, dl_error *err) {
     const struct known_setting *k = find_known(key);
     dl_str v = dl_str_trim(dl_str_from_cstr(value));
     dl_str_copy_to(v, norm, cap);
     if (k == NULL || k->kind == SETTING_TEXT) {
-        DL_CHECK(k == NULL || v.len > 0, err, DL_ERR_INVALID_ARG,
-                 "[INVALID_CONF_VALUE] the value '' of the config '%s' is invalid", key);
         return DL_OK;
     }
-    if (k->kind == SETTING_BOOL) {
+    switch (k->kind) {
+    case SETTING_BOOL:
         if (dl_str_eq_nocase(v, DL_STR("true")) || dl_str_eq_nocase(v, DL_STR("false"))) {
             dl_str_copy_to(dl_str_eq_nocase(v, DL_STR("true")) ? DL_STR("true") : DL_STR("false"),
                            norm, cap);
             return DL_OK;
         }
-        DL_FAIL(err, DL_ERR_INVALID_ARG,
-                "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be "
-                "true or false",
-                norm, key);
+        CONF_FAIL(err, "TYPE_MISMATCH", "It should be a/an 'boolean' value.", norm, key);
+    case SETTING_TIME_ZONE: {
+        const dl_sql_tz *tz = NULL;
+        dl_error tz_err = {0};
+        if (v.len > 0 && dl_sql_tz_get(norm, &tz, &tz_err) == DL_OK) {
+            return DL_OK;
+        }
+        dl_status s = dl_error_set(err, DL_ERR_INVALID_ARG,
+                                   "[INVALID_CONF_VALUE.TIME_ZONE] The value '%s' in the config "
+                                   "\"%s\" is invalid. Cannot resolve the given timezone.",
+                                   norm, key);
+        dl_error_hint(err, "use a region id such as 'America/New_York', or an offset such as "
+                           "'+02:00' or 'UTC'");
+        return s;
     }
-    if (k->kind == SETTING_FRACTION) {
-        return check_fraction(key, norm, err);
+    case SETTING_OPTION:
+        return check_option(k, v, norm, cap, err);
+    default:
+        return check_range(k, norm, err);
     }
-    bool ok = v.len > 0 && v.len < (k->kind == SETTING_BYTES ? 19 : 10);
-    for (size_t i = 0; i < v.len && ok; i++) {
-        ok = v.ptr[i] >= '0' && v.ptr[i] <= '9';
-    }
-    ok = ok && (k->kind == SETTING_BYTES || !(v.len == 1 && v.ptr[0] == '0'));
-    DL_CHECK(ok, err, DL_ERR_INVALID_ARG,
-             "[INVALID_CONF_VALUE] the value '%s' of the config '%s' is invalid: it must be a "
-             "%s",
-             norm, key,
-             k->kind == SETTING_BYTES ? "whole number of bytes (0 or more)" : "positive integer");
-    return DL_OK;
 }
 
 dl_status
 dl_sql_session_set(dl_sql_session *session, const char *key, const char *value, dl_error *err) {
     char norm[1024];
     DL_TRY(check_value(key, value, norm, sizeof(norm), err));
+    const struct setting_rule *rule = find_rule(key);
+    DL_CHECK(rule == NULL || rule->refused == NULL || strcmp(norm, rule->refused) != 0, err,
+             DL_ERR_UNSUPPORTED, "%s = %s is not supported: deltalite does not implement it", key,
+             norm);
     return put_setting(session, key, norm, err);
 }
 

@@ -1,3 +1,4 @@
 # SPDX-License-Identifier: Apache-2.0
 dl_add_fuzz_target(sql_parse DEPS dl_sql)
 dl_add_fuzz_target(sql_json DEPS dl_sql)
+dl_add_fuzz_target(sql_number DEPS dl_sql)

@@ -113,6 +113,12 @@ function query() {
       return { sql: `SELECT ${gc.join(', ')}, ${items.join(', ')} FROM ${T1} t1${w} GROUP BY ${g}${h}`, ordered: false };
     }
     case 2: { // join
+      if (rnd() < 0.3) { // comma joins: equalities in WHERE, also common to every OR branch
+        const wc = pick(['t1.k = t2.k', `t2.k = t1.k AND ${boolE(1, 'j')}`,
+          `(t1.k = t2.k AND ${boolE(0, 'j')}) OR (t2.k = t1.k AND ${boolE(0, 'j')})`,
+          `t1.k = t2.k AND t1.a IS NOT DISTINCT FROM t2.v`, `t1.k + 1 = t2.k OR t1.k = t2.k`]);
+        return { sql: `SELECT t1.b AS c0, t2.id AS c1, ${anyE(1, 'j')} AS c2 FROM ${T1} t1, ${T2} t2 WHERE ${wc}`, ordered: false };
+      }
       const jt = pick(['JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN']);
       const on = rnd() < 0.7 ? 't1.k = t2.k' : `t1.k = t2.k AND ${boolE(0, 'j')}`;
       const wj = rnd() < 0.5 ? ` WHERE ${boolE(1, 'j')}` : '';

@@ -131,7 +131,13 @@ TEST(test_every_statement_writes_a_log_the_checker_accepts) {
                   "TIMESTAMP_NTZ)"));
     CHECK(run(&w, "INSERT INTO t VALUES (5, 'n', 'e', 1, TIMESTAMP_NTZ '2026-01-02 03:04:05')"));
     CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM t WHERE note IS NULL AND seen IS NULL"), 2);
-    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 8);
+    /* MERGE schema evolution: a new column and a struct column with a new field. */
+    CHECK(run(&w, "ALTER TABLE t ADD COLUMNS (st STRUCT<x: INT>)"));
+    CHECK(run(&w, "MERGE WITH SCHEMA EVOLUTION INTO t USING (SELECT 5 AS id, named_struct('y', "
+                  "'b', 'x', 2) AS st, 7 AS extra) s ON t.id = s.id WHEN MATCHED THEN UPDATE "
+                  "SET *"));
+    CHECK_INT_EQ(scalar(&w, "SELECT st.x * 100 + extra FROM t WHERE id = 5"), 207);
+    CHECK_INT_EQ(scalar(&w, "SELECT max(version) FROM (DESCRIBE HISTORY t)"), 10);
     tl_table t;
     CHECK(table_open(&w, "t", &t));
     CHECK_LOG(&t);
@@ -424,6 +430,21 @@ TEST(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_confli
     wh_close(&w);
 }
 
+/* The same for INSERT OVERWRITE in dynamic partition overwrite mode, as Delta: it reads only
+ * the partitions it writes (a), so appends to b do not conflict with it; partition a ends
+ * with the last overwrite's 28 rows. */
+TEST(test_concurrent_append_to_another_partition_does_not_fail_dynamic_overwrite) {
+    wh w;
+    CHECK(wh_open(&w));
+    racer ovw = {.head = "INSERT OVERWRITE c WITH ('partitionOverwriteMode' = 'dynamic') SELECT "
+                         "id, 'a' FROM range(0, ",
+                 .tail = ") AS r(id)",
+                 .first = 17};
+    race_appends(&w, &ovw);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c WHERE p = 'a'"), 28);
+    wh_close(&w);
+}
+
 /* The first row of a query: column col's text into out (empty when NULL or on error). */
 static void
 text_of(wh *w, const char *sql, int32_t col, char *out, size_t cap) {
@@ -600,6 +621,7 @@ main(void) {
     RUN(test_merge_and_subquery_delete_read_only_candidate_files);
     RUN(test_concurrent_blind_append_to_another_partition_does_not_conflict);
     RUN(test_concurrent_append_to_a_partition_a_merge_does_not_read_does_not_conflict);
+    RUN(test_concurrent_append_to_another_partition_does_not_fail_dynamic_overwrite);
     RUN(test_optimize_returns_path_and_metrics_and_writes_a_valid_log);
     RUN(test_optimize_purges_deletion_vectors);
     RUN(test_concurrent_appends_do_not_fail_optimize);

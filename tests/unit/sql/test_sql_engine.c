@@ -202,16 +202,24 @@ TEST(test_scalar_and_exists_subqueries) {
 }
 
 TEST(test_settings_set_and_reset) {
-    CHECK(et_check(session, "SET spark.sql.ansi.enabled = TRUE", ""));
-    CHECK(et_check(session, "SET spark.sql.ansi.enabled", "spark.sql.ansi.enabled\ttrue\n"));
-    CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "true") == 0);
-    CHECK(et_check(session, "RESET spark.sql.ansi.enabled", ""));
+    CHECK(et_check(session, "SET spark.sql.ansi.enabled = FALSE", ""));
+    CHECK(et_check(session, "SET spark.sql.ansi.enabled", "spark.sql.ansi.enabled\tfalse\n"));
     CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "false") == 0);
+    CHECK(et_check(session, "RESET spark.sql.ansi.enabled", ""));
+    CHECK(strcmp(dl_sql_session_get(session, "spark.sql.ansi.enabled"), "true") == 0);
+    CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy = strict", ""));
+    CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_STRICT);
+    CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy",
+                   "spark.sql.storeAssignmentPolicy\tSTRICT\n"));
+    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose", DL_ERR_INVALID_ARG,
+                         "It should be one of 'ANSI, LEGACY, STRICT'"));
+    CHECK(et_check(session, "RESET spark.sql.storeAssignmentPolicy", ""));
+    CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_ANSI);
     CHECK(et_check(session, "SET my.own.key = hello", ""));
     CHECK(et_check(session, "SET my.own.key", "my.own.key\thello\n"));
     CHECK(et_check(session, "SET unknown.key", "unknown.key\t<undefined>\n"));
     CHECK(et_check_error(session, "SET spark.sql.ansi.enabled = maybe", DL_ERR_INVALID_ARG,
-                         "must be true or false"));
+                         "It should be a/an 'boolean' value"));
 }
 
 TEST(test_unknown_column_suggests_and_points) {
@@ -250,6 +258,62 @@ TEST(test_interrupt_stops_a_running_query) {
     dl_sql_result_free(r);
     CHECK_INT_EQ(st, DL_ERR_INTERRUPTED);
     CHECK(strstr(err.msg, "interrupted") != NULL);
+}
+
+/* FROM a, b, c WHERE equalities: hash joins on those keys, never a cross product. */
+TEST(test_comma_joins_become_equi_joins) {
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = et_query(session,
+                            "EXPLAIN SELECT a.id FROM range(10) a, range(20) b, range(30) c "
+                            "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
+                            &out, &err);
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL &&
+             strstr(plan, "FILTER") != NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    CHECK(et_check(session,
+                   "SELECT a.id, c.id FROM range(10) a, range(20) b, range(30) c "
+                   "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
+                   "3\t4\n"));
+}
+
+/* Scans under joins, windows and sorts read only the columns the query uses. */
+TEST(test_scans_under_joins_read_only_used_columns) {
+    CHECK(et_check(session,
+                   "COPY (SELECT id, id * 2 AS a, 'x' AS b, id % 3 AS c FROM range(100)) TO "
+                   "'/tmp/dl_test_sql_engine_prune.parquet'",
+                   ""));
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = et_query(session,
+                            "EXPLAIN SELECT t1.a, rank() OVER (ORDER BY t2.id) FROM "
+                            "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t1 JOIN "
+                            "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t2 "
+                            "ON t1.id = t2.c WHERE t2.b = 'x' ORDER BY t1.a",
+                            &out, &err);
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && strstr(plan, "cols=[id, a]") != NULL &&
+             strstr(plan, "cols=[id, b, c]") != NULL;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    CHECK(ok);
+    CHECK(et_check(session,
+                   "SELECT sum(t1.a), count(*), max(t2.id) FROM "
+                   "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t1 JOIN "
+                   "read_parquet('/tmp/dl_test_sql_engine_prune.parquet') t2 "
+                   "ON t1.id = t2.c WHERE t2.b = 'x'",
+                   "198\t100\t99\n"));
 }
 
 TEST(test_explain_shows_filters_pushed_into_the_scan) {
@@ -338,6 +402,8 @@ main(void) {
     RUN(test_bind_errors_name_the_problem);
     RUN(test_interrupt_stops_a_running_query);
     RUN(test_explain_shows_filters_pushed_into_the_scan);
+    RUN(test_comma_joins_become_equi_joins);
+    RUN(test_scans_under_joins_read_only_used_columns);
     RUN(test_unaliased_columns_get_spark_names);
     et_session_free(session);
     return harness_finish();

@@ -77,6 +77,8 @@ TEST(test_values_and_settings_survive_every_allocation_failure) {
     CHECK(check_all_failures("SELECT * FROM VALUES (1, 'a'), (2, 'bbbbbbbbbbbbbbbbbbbbbbbbb') AS "
                              "t(x, y) WHERE y <> 'c'"));
     CHECK(check_all_failures("SET spark.sql.shuffle.partitions = 8"));
+    CHECK(check_all_failures("SET spark.sql.session.timeZone = 'America/New_York'"));
+    CHECK(check_all_failures("SET spark.sql.sources.partitionOverwriteMode = dynamic"));
 }
 
 /* A build side of 600 rows: past DL_SQL_JOIN_CODE_MIN_ROWS, so its few-valued string column is

@@ -107,7 +107,8 @@ TEST(test_element_access_by_index_and_key) {
     a = arrays(&t);
     args[0] = a;
     args[1] = tf_const(&t, "int", 3, "9");
-    CHECK(strstr(tf_eval(&t, "element_at", 2, args, 3), "[INVALID_ARRAY_INDEX]") != NULL);
+    CHECK(strstr(tf_eval(&t, "element_at", 2, args, 3), "[INVALID_ARRAY_INDEX_IN_ELEMENT_AT]") !=
+          NULL);
     CHECK_STR_EQ(tf_eval(&t, "try_element_at", 2, args, 3), "NULL|NULL|NULL");
     tf_destroy(&t);
 }
