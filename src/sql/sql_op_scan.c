@@ -153,7 +153,14 @@ column_path(pred_builder *pb, int32_t col) {
     return path;
 }
 
-static bool build_pred(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out);
+/*
+ * A predicate for skipping is a bound: every row that matches e must match what is built. A
+ * part that does not translate may be left out of an AND, and a bound that is wider than the
+ * condition (build_zoned) may stand for it, only where that widens the whole: outside NOT. Under
+ * an odd number of NOTs (negated) it is the other way round: an OR may lose a part, an AND may
+ * not, and no widened bound is used.
+ */
+static bool build_pred(pred_builder *pb, const dl_sql_bexpr *e, bool negated, dl_delta_pred *out);
 
 /* The most a session time zone moves a wall-clock time (java.time's bound). */
 #define ZONE_MARGIN (18 * DL_MICROS_PER_HOUR)
@@ -216,7 +223,7 @@ build_zoned(pred_builder *pb, const dl_sql_bexpr *cast, dl_delta_pred_op op, con
 }
 
 static bool
-build_compare(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
+build_compare(pred_builder *pb, const dl_sql_bexpr *e, bool negated, dl_delta_pred *out) {
     static const struct {
         const char *name;
         dl_delta_pred_op op;
@@ -239,7 +246,7 @@ build_compare(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
         const dl_sql_bexpr *k = e->args[1];
         dl_delta_pred_op op = ops[i].op;
         if (c < 0 && e->args[0]->kind == DL_SQL_BEXPR_CAST) {
-            return build_zoned(pb, e->args[0], op, k, out);
+            return !negated && build_zoned(pb, e->args[0], op, k, out);
         }
         if (c < 0) {
             c = leaf_column(e->args[1]);
@@ -247,7 +254,7 @@ build_compare(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
             op = ops[i].flipped;
         }
         if (c < 0 && e->args[1]->kind == DL_SQL_BEXPR_CAST) {
-            return build_zoned(pb, e->args[1], op, k, out);
+            return !negated && build_zoned(pb, e->args[1], op, k, out);
         }
         dl_delta_scalar *v = dl_arena_alloc_zero(pb->arena, sizeof(*v));
         if (c < 0 || k->kind != DL_SQL_BEXPR_CONST || v == NULL || !to_scalar(k->value, v)) {
@@ -261,17 +268,20 @@ build_compare(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
 }
 
 static bool
-build_children(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred_op op, dl_delta_pred *out) {
+build_children(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred_op op, bool negated,
+               dl_delta_pred *out) {
     dl_delta_pred *kids = dl_arena_alloc_zero(pb->arena, (size_t)e->n_args * sizeof(*kids));
     if (kids == NULL) {
         return false;
     }
+    bool kids_negated = op == DL_DELTA_PRED_NOT ? !negated : negated;
+    bool may_drop = op == (negated ? DL_DELTA_PRED_OR : DL_DELTA_PRED_AND);
     size_t n = 0;
     for (int32_t i = 0; i < e->n_args; i++) {
-        if (build_pred(pb, e->args[i], &kids[n])) {
+        if (build_pred(pb, e->args[i], kids_negated, &kids[n])) {
             n++;
-        } else if (op == DL_DELTA_PRED_OR || op == DL_DELTA_PRED_NOT) {
-            return false; /* an OR/NOT with an unknown part cannot skip anything */
+        } else if (!may_drop) {
+            return false; /* e.g. an OR, or an AND under NOT, with an unknown part */
         }
     }
     if (n == 0) {
@@ -302,16 +312,16 @@ build_in(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
 }
 
 static bool
-build_pred(pred_builder *pb, const dl_sql_bexpr *e, dl_delta_pred *out) {
+build_pred(pred_builder *pb, const dl_sql_bexpr *e, bool negated, dl_delta_pred *out) {
     switch (e->kind) {
     case DL_SQL_BEXPR_AND:
-        return build_children(pb, e, DL_DELTA_PRED_AND, out);
+        return build_children(pb, e, DL_DELTA_PRED_AND, negated, out);
     case DL_SQL_BEXPR_OR:
-        return build_children(pb, e, DL_DELTA_PRED_OR, out);
+        return build_children(pb, e, DL_DELTA_PRED_OR, negated, out);
     case DL_SQL_BEXPR_NOT:
-        return build_children(pb, e, DL_DELTA_PRED_NOT, out);
+        return build_children(pb, e, DL_DELTA_PRED_NOT, negated, out);
     case DL_SQL_BEXPR_CALL:
-        return build_compare(pb, e, out);
+        return build_compare(pb, e, negated, out);
     case DL_SQL_BEXPR_IN_LIST:
         return build_in(pb, e, out);
     case DL_SQL_BEXPR_IS: {
@@ -340,7 +350,7 @@ dl_sql_scan_predicate(dl_arena *arena, const dl_sql_scan *s) {
     }
     size_t n = 0;
     for (int32_t i = 0; i < s->n_filters; i++) {
-        n += build_pred(&pb, s->filters[i], &kids[n]) ? 1 : 0;
+        n += build_pred(&pb, s->filters[i], false, &kids[n]) ? 1 : 0;
     }
     if (n == 0) {
         return NULL;
