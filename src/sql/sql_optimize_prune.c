@@ -252,29 +252,30 @@ prune_passthrough(dl_sql_exec_ctx *exec, dl_sql_plan *p, need nd, int32_t **out_
     return DL_OK;
 }
 
-/* The expressions of a WINDOW node (over the child's columns): their columns marked in used,
- * or (used NULL) remapped by map. */
+/* One expression of a WINDOW node: its columns marked in used, or (used NULL) remapped. */
+static dl_status
+window_expr(dl_sql_exec_ctx *exec, dl_sql_bexpr **e, bool *used, const int32_t *map, int32_t nc,
+            dl_error *err) {
+    if (used != NULL) {
+        mark(*e, used, 0, nc);
+        return DL_OK;
+    }
+    return remap_expr(exec->arena, e, map, nc, err);
+}
+
+/* The expressions of a WINDOW node (over the child's columns), through window_expr. */
 static dl_status
 window_exprs(dl_sql_exec_ctx *exec, dl_sql_window_node *w, bool *used, const int32_t *map,
              int32_t nc, dl_error *err) {
     for (int32_t k = 0; k < w->n_partition + w->n_order; k++) {
         dl_sql_bexpr **e =
             k < w->n_partition ? &w->partition[k] : &w->order[k - w->n_partition].expr;
-        if (used != NULL) {
-            mark(*e, used, 0, nc);
-        } else {
-            DL_TRY(remap_expr(exec->arena, e, map, nc, err));
-        }
+        DL_TRY(window_expr(exec, e, used, map, nc, err));
     }
     for (int32_t f = 0; f < w->n_fns; f++) {
         dl_sql_agg *a = &w->fns[f].agg;
         for (int32_t j = 0; j <= a->n_args; j++) {
-            dl_sql_bexpr **e = j < a->n_args ? &a->args[j] : &a->filter;
-            if (used != NULL) {
-                mark(*e, used, 0, nc);
-            } else {
-                DL_TRY(remap_expr(exec->arena, e, map, nc, err));
-            }
+            DL_TRY(window_expr(exec, j < a->n_args ? &a->args[j] : &a->filter, used, map, nc, err));
         }
     }
     return DL_OK;
@@ -380,6 +381,16 @@ prune_join(dl_sql_exec_ctx *exec, dl_sql_plan *p, need nd, int32_t **out_map, dl
     return DL_OK;
 }
 
+/* A node that keeps its output: its inputs asked for every column. */
+static dl_status
+prune_inputs_whole(dl_sql_exec_ctx *exec, dl_sql_plan *p, dl_error *err) {
+    int32_t *ignored = NULL;
+    if (p->left != NULL) {
+        DL_TRY(prune_child(exec, p->left, NULL, &ignored, err));
+    }
+    return p->right != NULL ? prune_child(exec, p->right, NULL, &ignored, err) : DL_OK;
+}
+
 static dl_status
 prune(dl_sql_exec_ctx *exec, dl_sql_plan *p, need nd, int32_t **out_map, dl_error *err) {
     *out_map = NULL;
@@ -398,16 +409,8 @@ prune(dl_sql_exec_ctx *exec, dl_sql_plan *p, need nd, int32_t **out_map, dl_erro
         return prune_join(exec, p, nd, out_map, err);
     case DL_SQL_PLAN_WINDOW:
         return prune_window(exec, p, nd, out_map, err);
-    default: {
-        int32_t *ignored = NULL;
-        if (p->left != NULL) {
-            DL_TRY(prune_child(exec, p->left, NULL, &ignored, err));
-        }
-        if (p->right != NULL) {
-            DL_TRY(prune_child(exec, p->right, NULL, &ignored, err));
-        }
-        return DL_OK;
-    }
+    default:
+        return prune_inputs_whole(exec, p, err);
     }
 }
 

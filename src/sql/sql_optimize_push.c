@@ -210,6 +210,17 @@ has_conjunct(const dl_sql_bexpr *d, const dl_sql_bexpr *e) {
     return false;
 }
 
+/* Whether every branch of the disjunction c after the first holds e. */
+static bool
+is_in_every_branch(const dl_sql_bexpr *c, const dl_sql_bexpr *e) {
+    for (int32_t d = 1; d < c->n_args; d++) {
+        if (!has_conjunct(c->args[d], e)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Adds to jn's keys the equalities that every branch of the disjunction c holds. */
 static dl_status
 keys_of_disjunction(dl_arena *arena, dl_sql_join *jn, const dl_sql_bexpr *c, int32_t nl, int32_t nt,
@@ -218,17 +229,14 @@ keys_of_disjunction(dl_arena *arena, dl_sql_join *jn, const dl_sql_bexpr *c, int
     int32_t n_first = first->kind == DL_SQL_BEXPR_AND ? first->n_args : 1;
     for (int32_t i = 0; i < n_first && room > 0; i++) {
         const dl_sql_bexpr *e = first->kind == DL_SQL_BEXPR_AND ? first->args[i] : first;
-        bool is_common = true;
-        for (int32_t d = 1; d < c->n_args && is_common; d++) {
-            is_common = has_conjunct(c->args[d], e);
+        if (is_opaque(e) || !is_in_every_branch(c, e)) {
+            continue;
         }
+        /* A copy: the disjunction stays above the join, and plans are trees. */
+        dl_sql_bexpr *k = rewrite(arena, e, NULL, 0);
+        DL_CHECK(k != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
         bool is_key = false;
-        if (is_common && !is_opaque(e)) {
-            /* A copy: the disjunction stays above the join, and plans are trees. */
-            dl_sql_bexpr *k = rewrite(arena, e, NULL, 0);
-            DL_CHECK(k != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
-            DL_TRY(dl_sql_join_try_key(arena, jn, k, nl, nt, &is_key, err));
-        }
+        DL_TRY(dl_sql_join_try_key(arena, jn, k, nl, nt, &is_key, err));
         room -= is_key ? 1 : 0;
     }
     return DL_OK;
@@ -300,6 +308,27 @@ reads_only(const dl_sql_bexpr *e, int32_t lo, int32_t hi) {
  * the AND of each branch's conjuncts that read only them ((a1 AND b1) OR (a2 AND b2) implies
  * a1 OR a2), as copies; NULL when some branch has no such conjunct.
  */
+/* The AND of copies of the conjuncts of branch br that read only [lo, hi); NULL for none. */
+static dl_status
+branch_on(dl_arena *arena, const dl_sql_bexpr *br, int32_t lo, int32_t hi, dl_sql_bexpr **out,
+          dl_error *err) {
+    *out = NULL;
+    int32_t n = br->kind == DL_SQL_BEXPR_AND ? br->n_args : 1;
+    dl_sql_bexpr **parts = dl_arena_alloc_zero(arena, (size_t)n * sizeof(void *));
+    DL_CHECK(parts != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const dl_sql_bexpr *e = br->kind == DL_SQL_BEXPR_AND ? br->args[i] : br;
+        if (!reads_only(e, lo, hi)) {
+            continue;
+        }
+        parts[k] = rewrite(arena, e, NULL, 0);
+        DL_CHECK(parts[k] != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+        k++;
+    }
+    return k > 0 ? and_of(arena, parts, k, out, err) : DL_OK;
+}
+
 static dl_status
 implied_on(dl_arena *arena, const dl_sql_bexpr *c, int32_t lo, int32_t hi, dl_sql_bexpr **out,
            dl_error *err) {
@@ -307,28 +336,15 @@ implied_on(dl_arena *arena, const dl_sql_bexpr *c, int32_t lo, int32_t hi, dl_sq
     dl_sql_bexpr **branches = dl_arena_alloc_zero(arena, (size_t)c->n_args * sizeof(void *));
     DL_CHECK(branches != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
     for (int32_t d = 0; d < c->n_args; d++) {
-        const dl_sql_bexpr *br = c->args[d];
-        int32_t n = br->kind == DL_SQL_BEXPR_AND ? br->n_args : 1;
-        dl_sql_bexpr **parts = dl_arena_alloc_zero(arena, (size_t)n * sizeof(void *));
-        DL_CHECK(parts != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
-        int32_t k = 0;
-        for (int32_t i = 0; i < n; i++) {
-            const dl_sql_bexpr *e = br->kind == DL_SQL_BEXPR_AND ? br->args[i] : br;
-            if (reads_only(e, lo, hi)) {
-                parts[k] = rewrite(arena, e, NULL, 0);
-                DL_CHECK(parts[k] != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
-                k++;
-            }
-        }
-        if (k == 0) {
+        DL_TRY(branch_on(arena, c->args[d], lo, hi, &branches[d], err));
+        if (branches[d] == NULL) {
             return DL_OK;
         }
-        DL_TRY(and_of(arena, parts, k, &branches[d], err));
     }
-    dl_sql_bexpr * or = dl_arena_memdup(arena, c, sizeof(*c));
-    DL_CHECK(or != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
-    or->args = branches;
-    *out = or ;
+    dl_sql_bexpr *disj = dl_arena_memdup(arena, c, sizeof(*c));
+    DL_CHECK(disj != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
+    disj->args = branches;
+    *out = disj;
     return DL_OK;
 }
 
@@ -386,6 +402,14 @@ into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     return and_of(arena, sp.rest, sp.nk, &f->u.cond, err);
 }
 
+/* FILTER over JOIN: a comma join rotated when it would build a cross product, else into_join. */
+static dl_status
+over_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
+    bool is_rotated = false;
+    DL_TRY(dl_sql_rotate_cross(arena, node, &is_rotated, err));
+    return is_rotated ? DL_OK : into_join(arena, node, err);
+}
+
 dl_status
 dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
     dl_sql_plan *p = *node;
@@ -401,11 +425,7 @@ dl_sql_push_filters(dl_sql_exec_ctx *exec, dl_sql_plan **node, dl_error *err) {
         } else if (child->kind == DL_SQL_PLAN_PROJECT) {
             DL_TRY(through_project(exec->arena, node, err));
         } else if (child->kind == DL_SQL_PLAN_JOIN) {
-            bool is_rotated = false;
-            DL_TRY(dl_sql_rotate_cross(exec->arena, node, &is_rotated, err));
-            if (!is_rotated) {
-                DL_TRY(into_join(exec->arena, node, err));
-            }
+            DL_TRY(over_join(exec->arena, node, err));
         }
         if (*node == p) {
             break; /* nothing moved */
