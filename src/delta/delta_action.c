@@ -543,8 +543,15 @@ dl_delta_actions_parse_text(const char *text, size_t len, dl_json_doc *doc, dl_a
             return st;
         }
     }
-    DL_CHECK(has_action, err, DL_ERR_CORRUPT,
-             "the file holds no actions (%zu bytes, all blank): a commit holds at least one", len);
+    if (!has_action) {
+        dl_status st = dl_error_set(
+            err, DL_ERR_CORRUPT,
+            "the file holds no actions (%zu bytes, all blank): a commit holds at least one", len);
+        if (err) {
+            err->offset = 0;
+        }
+        return st;
+    }
     return DL_OK;
 }
 
