@@ -50,38 +50,13 @@ mark(const dl_sql_bexpr *e, bool *used, int32_t lo, int32_t hi) {
     }
 }
 
-/* A copy of e with COLUMN i (below n) as map[i]; NULL when out of memory. */
-static dl_sql_bexpr *
-remapped(dl_arena *arena, const dl_sql_bexpr *e, const int32_t *map, int32_t n) {
-    dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
-    if (c == NULL) {
-        return NULL;
-    }
-    if (e->n_args > 0) {
-        c->args = dl_arena_alloc_zero(arena, (size_t)e->n_args * sizeof(void *));
-        if (c->args == NULL) {
-            return NULL;
-        }
-    }
-    for (int32_t i = 0; i < e->n_args; i++) {
-        c->args[i] = remapped(arena, e->args[i], map, n);
-        if (c->args[i] == NULL) {
-            return NULL;
-        }
-    }
-    if (c->kind == DL_SQL_BEXPR_COLUMN && c->index >= 0 && c->index < n) {
-        c->index = map[c->index];
-    }
-    return c;
-}
-
 /* *e remapped in place of the pointer (map NULL: unchanged). */
 static dl_status
 remap_expr(dl_arena *arena, dl_sql_bexpr **e, const int32_t *map, int32_t n, dl_error *err) {
     if (*e == NULL || map == NULL) {
         return DL_OK;
     }
-    *e = remapped(arena, *e, map, n);
+    *e = dl_sql_bexpr_remap(arena, *e, map, n);
     DL_CHECK(*e != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
     return DL_OK;
 }

@@ -80,31 +80,6 @@ is_bare_join(const dl_sql_plan *j) {
            jn->n_keys == 0 && jn->residual == NULL && !jn->is_null_aware;
 }
 
-/* A copy of e with COLUMN i as map[i]; NULL when out of memory. */
-static dl_sql_bexpr *
-remap_copy(dl_arena *arena, const dl_sql_bexpr *e, const int32_t *map) {
-    dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
-    if (c == NULL) {
-        return NULL;
-    }
-    if (e->n_args > 0) {
-        c->args = dl_arena_alloc_zero(arena, (size_t)e->n_args * sizeof(void *));
-        if (c->args == NULL) {
-            return NULL;
-        }
-    }
-    for (int32_t i = 0; i < e->n_args; i++) {
-        c->args[i] = remap_copy(arena, e->args[i], map);
-        if (c->args[i] == NULL) {
-            return NULL;
-        }
-    }
-    if (c->kind == DL_SQL_BEXPR_COLUMN) {
-        c->index = map[c->index];
-    }
-    return c;
-}
-
 /* CROSS JOIN of l and r (output l ++ r, every column nullable as the binder's joins). */
 static dl_status
 cross_of(dl_arena *arena, dl_sql_plan *l, dl_sql_plan *r, uint32_t loc, dl_sql_plan **out,
@@ -137,7 +112,7 @@ rotate(dl_arena *arena, dl_sql_plan **node, dl_sql_plan *x, dl_sql_plan *y, dl_s
     dl_sql_plan *outer = NULL;
     DL_TRY(cross_of(arena, x, c, j->loc, &inner, err));
     DL_TRY(cross_of(arena, inner, y, j->loc, &outer, err));
-    dl_sql_bexpr *cond = remap_copy(arena, f->u.cond, map);
+    dl_sql_bexpr *cond = dl_sql_bexpr_remap(arena, f->u.cond, map, j->n_cols);
     int32_t n = j->n_cols;
     dl_sql_bexpr **exprs = dl_arena_alloc_zero(arena, (size_t)(n + 1) * sizeof(void *));
     DL_CHECK(cond != NULL && exprs != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");

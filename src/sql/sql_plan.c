@@ -57,6 +57,30 @@ dl_sql_bexpr_const(dl_arena *arena, const dl_vector *vec, int64_t row) {
     return e;
 }
 
+dl_sql_bexpr *
+dl_sql_bexpr_remap(dl_arena *arena, const dl_sql_bexpr *e, const int32_t *map, int32_t n) {
+    dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
+    if (c == NULL) {
+        return NULL;
+    }
+    if (e->n_args > 0) {
+        c->args = dl_arena_alloc_zero(arena, (size_t)e->n_args * sizeof(void *));
+        if (c->args == NULL) {
+            return NULL;
+        }
+    }
+    for (int32_t i = 0; i < e->n_args; i++) {
+        c->args[i] = dl_sql_bexpr_remap(arena, e->args[i], map, n);
+        if (c->args[i] == NULL) {
+            return NULL;
+        }
+    }
+    if (c->kind == DL_SQL_BEXPR_COLUMN && c->index >= 0 && c->index < n) {
+        c->index = map[c->index];
+    }
+    return c;
+}
+
 static dl_status
 copy_struct(dl_arena *arena, const dl_type *type, const dl_type **out, dl_error *err) {
     dl_type_field *fields =

@@ -426,6 +426,11 @@ dl_sql_bexpr *dl_sql_bexpr_column(dl_arena *arena, int32_t index, const dl_type 
 /* A CONST holding a copy of row `row` of vec (any layout). NULL when out of memory. */
 dl_sql_bexpr *dl_sql_bexpr_const(dl_arena *arena, const dl_vector *vec, int64_t row);
 
+/* A copy of e (every node, in arena) with each COLUMN index i below n replaced by map[i]
+ * (indexes from n up kept). NULL when out of memory. */
+dl_sql_bexpr *dl_sql_bexpr_remap(dl_arena *arena, const dl_sql_bexpr *e, const int32_t *map,
+                                 int32_t n);
+
 /* True when expr is a CONST whose value is NULL. */
 bool dl_sql_bexpr_is_null_const(const dl_sql_bexpr *expr);
 
