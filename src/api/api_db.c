@@ -14,7 +14,7 @@
 
 #include "api/api_int.h"
 #include "base/base.h"
-#include "sql/sql.h"
+#include "sql/parse/sql_parse.h"
 
 /* ---- the last error ------------------------------------------------------------------------ */
 

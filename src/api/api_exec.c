@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "api/api_int.h"
-#include "sql/sql.h"
+#include "sql/parse/sql_parse.h"
 
 static deltalite_status
 check_db(deltalite_db *db, const char *what) {

@@ -11,8 +11,8 @@
 
 #include "api/api_int.h"
 #include "base/base.h"
-#include "sql/sql.h"
-#include "sql/sql_func.h"
+#include "sql/func/sql_func.h"
+#include "sql/parse/sql_parse.h"
 
 /* The public type codes are the vector type ids. */
 _Static_assert((int)DELTALITE_TYPE_NULL == (int)DL_VEC_TYPE_NULL, "type codes mirror dl_type_id");

@@ -12,7 +12,7 @@
  * mode, because legacy mode's BigDecimal.toString turns small values into 1E-7.
  */
 #include "api/api_int.h"
-#include "sql/sql_func.h"
+#include "sql/func/sql_func.h"
 
 dl_status
 dl_api_text_column(const char *time_zone, const dl_batch *batch, int32_t col,

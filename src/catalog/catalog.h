@@ -40,7 +40,7 @@
 #include "base/compiler.h"
 #include "base/error.h"
 #include "delta/delta.h"
-#include "sql/sql_engine.h"
+#include "sql/bind/sql_session.h"
 #include "store/store.h"
 
 /* The name of the schema that is the warehouse root itself. */

@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "shell/shell_int.h"
-#include "sql/sql.h"
+#include "sql/parse/sql_parse.h"
 
 static bool
 is_numeric_type(deltalite_type t) {

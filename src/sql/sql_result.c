@@ -8,8 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "sql/sql_bind_int.h"
-#include "sql/sql_dml.h"
+#include "sql/bind/sql_bind_int.h"
+#include "sql/commands/sql_dml.h"
+#include "sql/sql_engine.h"
 
 struct dl_sql_result {
     dl_sql_session *session;
@@ -137,47 +138,12 @@ dl_sql_result_next(dl_sql_result *result, const dl_batch **out, dl_error *err) {
 
 /* ---- running a plan to completion --------------------------------------------------------- */
 
-dl_status
-dl_sql_plan_run(dl_sql_exec_ctx *exec, dl_sql_plan *plan, int64_t max_rows,
-                dl_status (*take)(void *ctx, const dl_batch *batch, dl_error *err), void *ctx,
-                dl_error *err) {
-    DL_TRY(dl_sql_optimize(exec, &plan, err));
-    dl_sql_operator *root = NULL;
-    void *local = NULL;
-    dl_batch *batch = NULL;
-    dl_status s = dl_sql_op_build(exec, plan, &root, err);
-    if (s == DL_OK) {
-        s = dl_sql_op_open(root, err);
-    }
-    if (s == DL_OK) {
-        s = dl_sql_op_local_new(root, &local, err);
-    }
-    if (s == DL_OK) {
-        s = dl_sql_batch_new(exec, plan->schema, &batch, err);
-    }
-    int64_t rows = 0;
-    while (s == DL_OK && (max_rows < 0 || rows <= max_rows)) {
-        s = dl_sql_op_next(root, local, batch, err);
-        if (s != DL_OK || batch->count == 0) {
-            break;
-        }
-        rows += batch->count;
-        s = take(ctx, batch, err);
-    }
-    if (root != NULL) {
-        dl_sql_op_local_free(root, local);
-        dl_sql_op_free(root);
-    }
-    dl_vec_batch_free(batch);
-    return s;
-}
-
 /* ---- statements ---------------------------------------------------------------------------- */
 
 static dl_status
 bind_query_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_query *q, dl_error *err) {
     DL_TRY(dl_sql_binder_query(b, q, NULL, &r->plan, err));
-    DL_TRY(dl_sql_optimize(&r->exec, &r->plan, err));
+    DL_TRY(dl_sql_optimize(r->exec.arena, &r->plan, err));
     r->schema = r->plan->schema;
     return DL_OK;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libFuzzer target for get_json_object (src/sql/sql_fn_json.c): JSON text from a table (a
+ * libFuzzer target for get_json_object (src/sql/func/sql_fn_json.c): JSON text from a table (a
  * Delta log's stats, a column of documents) and a path from SQL, both outside input.
  *
  * Input: the JSON text, a newline, the path (no newline: the whole input is the JSON and the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "json/json.h"
-#include "sql/sql_func.h"
+#include "sql/func/sql_func.h"
 
 #define FUZZ_ASSERT(cond)                                                                    \
     do {                                                                                     \

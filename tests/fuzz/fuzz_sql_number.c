@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libFuzzer target for to_number / try_to_number (src/sql/sql_fn_tonumber.c): the number format
- * and the text are both user input.
+ * libFuzzer target for to_number / try_to_number (src/sql/func/sql_fn_tonumber.c): the number
+ * format and the text are both user input.
  *
  * Input: the format, a newline, the text (no newline: the whole input is the format and the
  * text is "1"). Properties, on any bytes:
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sql/sql_func.h"
+#include "sql/func/sql_func.h"
 
 #define FUZZ_ASSERT(cond)                                                                      \
     do {                                                                                       \

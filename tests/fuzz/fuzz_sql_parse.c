@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sql/sql.h"
+#include "sql/parse/sql_parse.h"
 
 #define FUZZ_ASSERT(cond)                                                                     \
     do {                                                                                      \

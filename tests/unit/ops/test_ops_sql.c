@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The data-changing statements end to end (src/sql/sql_dml*.c over src/ops): each test runs
- * SQL in a fresh warehouse through the public API, then checks the table's whole log with the
+ * The data-changing statements end to end (src/sql/commands/sql_dml*.c over src/ops): each test
+ * runs SQL in a fresh warehouse through the public API, then checks the table's whole log with the
  * write side's protocol checker (test_delta_txn_check.c), what the commits say, and that a
  * failed statement left the table, and its folder, as they were.
  */

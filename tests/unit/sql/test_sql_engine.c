@@ -9,7 +9,8 @@
 
 #include "engine_test_util.h"
 #include "harness.h"
-#include "sql/sql_engine_int.h"
+#include "sql/bind/sql_session_int.h"
+#include "sql/exec/sql_exec_int.h"
 
 static dl_sql_session *session;
 

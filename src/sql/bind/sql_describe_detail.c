@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * DESCRIBE DETAIL, DESCRIBE TABLE, SHOW TBLPROPERTIES, SHOW COLUMNS and the delta_log table
+ * function (columns in sql_describe.c's header comment, and below for delta_log).
+ *
+ * delta_log('name' | 'path') is every action of every commit file still in the log, in
+ * version and line order, for file-level audits:
+ *
+ *   version bigint, timestamp timestamp (the commit file's modification time),
+ *   action string (add, remove, metaData, protocol, commitInfo, txn, cdc, domainMetadata, ...),
+ *   path string (add/remove/cdc, as written), size bigint, dataChange boolean,
+ *   partitionValues map<string,string>, stats string (the stats JSON), deletionVector string
+ *   (the descriptor's JSON), modificationTime bigint (add: modificationTime, remove:
+ *   deletionTimestamp; ms), json string (the whole action)
+ *
+ * The argument is a table name ('sales', 'schema.sales') or, when it holds a '/', a path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/bind/sql_describe_int.h"
+
+/* ---- DESCRIBE DETAIL ---------------------------------------------------------------------------
+ */
+
+static int
+cmp_cstr(const void *a, const void *c) {
+    return strcmp(*(const char *const *)a, *(const char *const *)c);
+}
+
+/* Feature names the protocol supports (explicitly or by legacy versions), sorted. */
+static int32_t
+table_features(const dl_delta_protocol *p, const char **out) {
+    int32_t n = 0;
+    for (int f = 0; f < DL_DELTA_FEATURE_COUNT; f++) {
+        if (dl_delta_protocol_has_feature(p, (dl_delta_feature)f)) {
+            out[n++] = dl_delta_feature_name((dl_delta_feature)f);
+        }
+    }
+    qsort(out, (size_t)n, sizeof(*out), cmp_cstr);
+    return n;
+}
+
+static dl_status
+put_config_map(dl_vector *v, const dl_delta_metadata *md, dl_error *err) {
+    dl_vector *entries = v->children[0];
+    for (int32_t i = 0; i < md->n_configuration; i++) {
+        const dl_delta_kv *kv = &md->configuration[i];
+        DL_TRY(dl_vec_append_str(entries->children[0], kv->key, strlen(kv->key), err));
+        DL_TRY(dl_sql_put_str(entries->children[1], dl_str_from_cstr(kv->value), kv->value == NULL,
+                              err));
+        DL_TRY(dl_vec_append_struct(entries, err));
+    }
+    return dl_vec_append_list(v, err);
+}
+
+typedef struct detail_ctx {
+    dl_sql_binder *b;
+    dl_delta_snapshot *snap;
+    const char *name;
+} detail_ctx;
+
+static dl_status
+detail_row(void *ctx, dl_batch *t, dl_error *err) {
+    const detail_ctx *cx = ctx;
+    dl_delta_snapshot *snap = cx->snap;
+    const char *name = cx->name;
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
+    const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
+    const char *loc = dl_sql_snapshot_location(cx->b, snap);
+    dl_vector **v = t->cols;
+    DL_TRY(dl_vec_append_str(v[0], "delta", 5, err));
+    DL_TRY(dl_sql_put_str(v[1], dl_str_from_cstr(md->id), md->id == NULL, err));
+    DL_TRY(dl_sql_put_str(v[2], dl_str_from_cstr(name), name == NULL, err));
+    DL_TRY(dl_sql_put_str(v[3], dl_str_from_cstr(md->description), md->description == NULL, err));
+    DL_TRY(dl_sql_put_str(v[4], dl_str_from_cstr(loc), loc == NULL, err));
+    DL_TRY(md->has_created_time ? dl_vec_append_i64(v[5], md->created_time * 1000, err)
+                                : dl_vec_append_null(v[5], err));
+    DL_TRY(dl_vec_append_i64(v[6], dl_delta_snapshot_timestamp(snap) * 1000, err));
+    DL_TRY(dl_sql_put_str_array(v[7], md->partition_columns, md->n_partition_columns, err));
+    DL_TRY(dl_sql_put_str_array(v[8], NULL, 0, err));
+    DL_TRY(dl_vec_append_i64(v[9], (int64_t)dl_delta_snapshot_file_count(snap), err));
+    DL_TRY(dl_vec_append_i64(v[10], dl_delta_snapshot_total_bytes(snap), err));
+    DL_TRY(put_config_map(v[11], md, err));
+    DL_TRY(dl_vec_append_i32(v[12], pr->min_reader_version, err));
+    DL_TRY(dl_vec_append_i32(v[13], pr->min_writer_version, err));
+    const char *features[DL_DELTA_FEATURE_COUNT + 1];
+    int32_t nf = table_features(pr, features);
+    return dl_sql_put_str_array(v[14], features, nf, err);
+}
+
+static dl_status
+detail_schema(dl_sql_binder *b, const dl_type **out, dl_error *err) {
+    const dl_type *str = dl_vec_type_prim(DL_VEC_TYPE_STRING);
+    const dl_type *ts = dl_vec_type_prim(DL_VEC_TYPE_TIMESTAMP);
+    const dl_type *arr = NULL;
+    const dl_type *map = NULL;
+    DL_TRY(dl_vec_type_array(b->arena, str, true, &arr, err));
+    DL_TRY(dl_sql_string_map_type(b, &map, err));
+    dl_sql_col_spec specs[] = {
+        {"format", str},
+        {"id", str},
+        {"name", str},
+        {"description", str},
+        {"location", str},
+        {"createdAt", ts},
+        {"lastModified", ts},
+        {"partitionColumns", arr},
+        {"clusteringColumns", arr},
+        {"numFiles", dl_vec_type_prim(DL_VEC_TYPE_LONG)},
+        {"sizeInBytes", dl_vec_type_prim(DL_VEC_TYPE_LONG)},
+        {"properties", map},
+        {"minReaderVersion", dl_vec_type_prim(DL_VEC_TYPE_INT)},
+        {"minWriterVersion", dl_vec_type_prim(DL_VEC_TYPE_INT)},
+        {"tableFeatures", arr},
+    };
+    return dl_sql_make_schema(b, specs, (int32_t)DL_ARRAY_LEN(specs), out, err);
+}
+
+/* The latest snapshot of the table a statement names. */
+static dl_status
+open_latest(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path, uint32_t loc,
+            const dl_sql_time_travel *tt, dl_delta_snapshot **out, const char **display,
+            dl_error *err) {
+    dl_delta_table *table = NULL;
+    DL_TRY(dl_sql_open_table(b, name, is_path, path, loc, &table, display, err));
+    dl_status s = DL_OK;
+    if (tt == NULL || tt->kind == DL_SQL_TT_NONE) {
+        s = dl_delta_snapshot_latest(table, NULL, out, err);
+    } else {
+        s = dl_sql_travel(b, table, tt, out, err);
+    }
+    dl_delta_table_free(table);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "table %s", *display);
+        return s;
+    }
+    return dl_sql_hold_snapshot(b, *out, err);
+}
+
+dl_status
+dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
+    const dl_sql_target *t = &stmt->u.describe_detail.target;
+    dl_delta_snapshot *snap = NULL;
+    const char *display = NULL;
+    DL_TRY(open_latest(b, &t->name, t->is_path, t->path, t->loc, NULL, &snap, &display, err));
+    const dl_type *schema = NULL;
+    DL_TRY(detail_schema(b, &schema, err));
+    bool is_path = t->is_path || dl_sql_name_is_path(&t->name);
+    const char *name = NULL;
+    if (!is_path) {
+        dl_sql_catalog *cat = &b->session->catalog;
+        const char *sch = t->name.n_parts >= 2 ? t->name.parts[t->name.n_parts - 2].name.ptr
+                          : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
+                                                        : "default";
+        name = dl_arena_printf(b->arena, "spark_catalog.%s.%s", sch, display);
+    }
+    detail_ctx cx = {.b = b, .snap = snap, .name = name};
+    return dl_sql_plan_one_row(b, schema, detail_row, &cx, out, err);
+}
+
+/* ---- DESCRIBE TABLE, SHOW COLUMNS, SHOW TBLPROPERTIES
+ * -------------------------------------------- */
+
+static dl_status
+describe_col(dl_sql_binder *b, const dl_delta_field *f, const char **row, dl_error *err) {
+    dl_buf buf;
+    dl_buf_init(&buf, b->exec->alloc);
+    dl_status s = dl_vec_type_to_string(f->type, &buf, err);
+    row[0] = f->name;
+    row[1] = s == DL_OK ? dl_arena_strndup(b->arena, (const char *)buf.data, buf.len) : NULL;
+    row[2] = f->comment;
+    dl_buf_destroy(&buf);
+    DL_TRY(s);
+    DL_CHECK(row[1] != NULL, err, DL_ERR_NOMEM, "out of memory describing a table");
+    return DL_OK;
+}
+
+dl_status
+dl_sql_binder_describe_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
+                             dl_error *err) {
+    static const char *const names[] = {"col_name", "data_type", "comment"};
+    const dl_sql_name *n = &stmt->u.describe_table.table;
+    if (stmt->u.describe_table.has_column) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+                         "DESCRIBE of a single column is not supported yet");
+    }
+    dl_delta_snapshot *snap = NULL;
+    const char *display = NULL;
+    DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, &stmt->u.describe_table.tt, &snap,
+                       &display, err));
+    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
+    int32_t n_part = dl_delta_snapshot_partition_count(snap);
+    int32_t n_rows = schema->n_fields + (n_part > 0 ? 2 + n_part : 0);
+    const char **v =
+        dl_arena_alloc_zero(b->arena, (size_t)(3 * (int64_t)n_rows + 3) * sizeof(char *));
+    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory describing a table");
+    for (int64_t i = 0; i < schema->n_fields; i++) {
+        DL_TRY(describe_col(b, &schema->fields[i], v + 3 * i, err));
+    }
+    if (n_part > 0) {
+        const char **r = v + 3 * (int64_t)schema->n_fields;
+        r[0] = "# Partition Information";
+        r[1] = "";
+        r[2] = "";
+        r[3] = "# col_name";
+        r[4] = "data_type";
+        r[5] = "comment";
+        for (int64_t i = 0; i < n_part; i++) {
+            DL_TRY(describe_col(b, dl_delta_snapshot_partition_field(snap, (int32_t)i),
+                                r + 6 + 3 * i, err));
+        }
+    }
+    return dl_sql_plan_strings(b, names, 3, v, n_rows, out, err);
+}
+
+/* SHOW TBLPROPERTIES: the configuration, then the protocol as Delta shows it. */
+static dl_status
+show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, dl_sql_plan **out,
+           dl_error *err) {
+    static const char *const names[] = {"key", "value"};
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
+    const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
+    const char *features[DL_DELTA_FEATURE_COUNT + 1];
+    int32_t nf = pr->min_writer_version >= 7 || pr->min_reader_version >= 3
+                     ? table_features(pr, features)
+                     : 0;
+    int32_t n = md->n_configuration + 2 + nf;
+    const char **v = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 2) * sizeof(char *));
+    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
+    int64_t r = 0;
+    for (int32_t i = 0; i < md->n_configuration; i++, r++) {
+        v[2 * r] = md->configuration[i].key;
+        v[2 * r + 1] = md->configuration[i].value;
+    }
+    v[2 * r] = "delta.minReaderVersion";
+    v[2 * r + 1] = dl_arena_printf(b->arena, "%d", (int)pr->min_reader_version);
+    r++;
+    v[2 * r] = "delta.minWriterVersion";
+    v[2 * r + 1] = dl_arena_printf(b->arena, "%d", (int)pr->min_writer_version);
+    r++;
+    for (int32_t i = 0; i < nf; i++, r++) {
+        v[2 * r] = dl_arena_printf(b->arena, "delta.feature.%s", features[i]);
+        v[2 * r + 1] = "supported";
+    }
+    if (!stmt->u.show.has_key) {
+        return dl_sql_plan_strings(b, names, 2, v, r, out, err);
+    }
+    const char *key = stmt->u.show.key.ptr;
+    for (int64_t i = 0; i < r; i++) {
+        if (v[2 * i] != NULL && strcmp(v[2 * i], key) == 0) {
+            return dl_sql_plan_strings(b, names, 2, v + 2 * i, 1, out, err);
+        }
+    }
+    const char *missing[2] = {key, dl_arena_printf(b->arena, "Table %s does not have property: %s",
+                                                   stmt->u.show.name.parts[0].name.ptr, key)};
+    return dl_sql_plan_strings(b, names, 2, missing, 1, out, err);
+}
+
+dl_status
+dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
+                         dl_error *err) {
+    const dl_sql_name *n = &stmt->u.show.name;
+    dl_delta_snapshot *snap = NULL;
+    const char *display = NULL;
+    DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, NULL, &snap, &display, err));
+    if (stmt->u.show.kind == DL_SQL_SHOW_TBLPROPERTIES) {
+        return show_props(b, stmt, snap, out, err);
+    }
+    static const char *const names[] = {"col_name"};
+    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
+    const char **v = dl_arena_alloc_zero(b->arena, (size_t)(schema->n_fields + 1) * sizeof(char *));
+    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory listing columns");
+    for (int32_t i = 0; i < schema->n_fields; i++) {
+        v[i] = schema->fields[i].name;
+    }
+    return dl_sql_plan_strings(b, names, 1, v, schema->n_fields, out, err);
+}

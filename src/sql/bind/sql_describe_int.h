@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the DESCRIBE / SHOW / delta_log files share (sql_describe.c, sql_describe_detail.c):
+ * opening a table named by a statement, building typed result rows.
+ */
+#ifndef DL_SQL_SQL_DESCRIBE_INT_H
+#define DL_SQL_SQL_DESCRIBE_INT_H
+
+#include "json/json.h"
+#include "sql/bind/sql_bind_int.h"
+
+/* A result column: name and type. */
+typedef struct dl_sql_col_spec {
+    const char *name;
+    const dl_type *type;
+} dl_sql_col_spec;
+
+/* True for delta.`path`. */
+bool dl_sql_name_is_path(const dl_sql_name *name);
+
+/* Opens the table a statement names (schema.table, delta.`path`, or a path string).
+ * *out_display is its name for messages. */
+DL_NODISCARD dl_status dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path,
+                                         dl_str path, uint32_t loc, dl_delta_table **out,
+                                         const char **out_display, dl_error *err);
+
+/* Row building: a string (or NULL), a map<string,string> from a JSON object's text (NULL when
+ * empty), an array<string>. */
+DL_NODISCARD dl_status dl_sql_put_str(dl_vector *v, dl_str s, bool is_null, dl_error *err);
+DL_NODISCARD dl_status dl_sql_put_json_map(dl_vector *v, dl_json_doc *doc, dl_str json,
+                                           dl_error *err);
+DL_NODISCARD dl_status dl_sql_put_str_array(dl_vector *v, const char *const *items, int32_t n,
+                                            dl_error *err);
+
+/* Fills the one row of a result: a value appended to each column of tail. */
+typedef dl_status (*dl_sql_row_fill_fn)(void *ctx, dl_batch *tail, dl_error *err);
+
+/* A ROWS plan of one row of schema, made by fill. */
+DL_NODISCARD dl_status dl_sql_plan_one_row(dl_sql_binder *b, const dl_type *schema,
+                                           dl_sql_row_fill_fn fill, void *ctx, dl_sql_plan **out,
+                                           dl_error *err);
+
+/* Where snap's table lives, as Spark shows it (the store's location and the table's folder),
+ * in the statement arena; NULL when out of memory. */
+const char *dl_sql_snapshot_location(dl_sql_binder *b, const dl_delta_snapshot *snap);
+
+/* Types: a struct of the columns, map<string,string>, struct of string fields (n <= 8). */
+DL_NODISCARD dl_status dl_sql_make_schema(dl_sql_binder *b, const dl_sql_col_spec *specs, int32_t n,
+                                          const dl_type **out, dl_error *err);
+DL_NODISCARD dl_status dl_sql_string_map_type(dl_sql_binder *b, const dl_type **out, dl_error *err);
+DL_NODISCARD dl_status dl_sql_string_struct_type(dl_sql_binder *b, const char *const *names,
+                                                 int32_t n, const dl_type **out, dl_error *err);
+
+/* DESCRIBE DETAIL, DESCRIBE TABLE, SHOW TBLPROPERTIES / COLUMNS (sql_describe_detail.c). */
+DL_NODISCARD dl_status dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                            dl_sql_plan **out, dl_error *err);
+DL_NODISCARD dl_status dl_sql_binder_describe_table(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                                    dl_sql_plan **out, dl_error *err);
+
+#endif /* DL_SQL_SQL_DESCRIBE_INT_H */

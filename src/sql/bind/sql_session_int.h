@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The session's state as the binder and the statements see it (sql_session.c): the catalog,
+ * the store, the allocators, the settings and the function registry.
+ */
+#ifndef DL_SQL_BIND_SQL_SESSION_INT_H
+#define DL_SQL_BIND_SQL_SESSION_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/str.h"
+#include "sql/bind/sql_session.h"
+#include "sql/func/sql_func.h"
+#include "sql/plan/sql_plan.h"
+
+/* ---- sessions (sql_session.c) ------------------------------------------------------------- */
+
+typedef const dl_sql_fn_def *(*dl_sql_fn_lookup_fn)(dl_str name);
+
+typedef struct dl_sql_setting {
+    char *key;
+    char *value;
+} dl_sql_setting;
+
+struct dl_sql_session {
+    dl_sql_catalog catalog;
+    dl_store *store;
+    const dl_allocator *alloc;
+    const dl_allocator *exec_alloc; /* statements' vectors and tables (see sql_session.c) */
+    dl_pool *pool;
+    dl_sql_setting *settings; /* SET keys (owned strings), in the order first set */
+    int32_t n_settings;
+    int32_t cap_settings;
+    dl_sql_fn_lookup_fn fn_lookup; /* dl_sql_fn_lookup unless a test replaced it */
+    atomic_bool interrupt;         /* dl_sql_session_interrupt; cleared as a statement starts */
+};
+
+/* Replaces the function registry the binder uses (tests with private kernels). NULL restores
+ * dl_sql_fn_lookup. */
+void dl_sql_session_set_fn_lookup(dl_sql_session *session, dl_sql_fn_lookup_fn lookup);
+
+/* The function named name through the session's registry. */
+const dl_sql_fn_def *dl_sql_session_lookup(const dl_sql_session *session, dl_str name);
+
+/* SET key = value (checked for the keys deltalite knows) and RESET [key] (key NULL: all). */
+DL_NODISCARD dl_status dl_sql_session_set(dl_sql_session *session, const char *key,
+                                          const char *value, dl_error *err);
+void dl_sql_session_reset(dl_sql_session *session, const char *key);
+
+/* The settings for SET without a key: the known keys with their values, then the others set. */
+/* spark.sql.ansi.enabled is true. */
+bool dl_sql_session_is_ansi(const dl_sql_session *session);
+
+/* spark.sql.storeAssignmentPolicy (ANSI when session is NULL or the key is not set). */
+dl_sql_store_policy dl_sql_session_store_policy(const dl_sql_session *session);
+
+#endif /* DL_SQL_BIND_SQL_SESSION_INT_H */

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the data-changing statements share (sql_dml.h): opening the target, conforming rows to
+ * its schema, running a plan into the ops writer with per-row action codes, removing the live
+ * files, committing or discarding.
+ */
+#include "sql/commands/sql_dml.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "json/json.h"
+#include "sql/bind/sql_describe_int.h"
+
+dl_status
+dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
+    *out = NULL;
+    switch (stmt->kind) {
+    case DL_SQL_STMT_CREATE_TABLE:
+        return dl_sql_dml_create(b, stmt, err);
+    case DL_SQL_STMT_INSERT:
+        return dl_sql_dml_insert(b, stmt, err);
+    case DL_SQL_STMT_DELETE:
+        return dl_sql_dml_delete(b, stmt, err);
+    case DL_SQL_STMT_UPDATE:
+        return dl_sql_dml_update(b, stmt, err);
+    case DL_SQL_STMT_MERGE:
+        return dl_sql_dml_merge(b, stmt, err);
+    case DL_SQL_STMT_RESTORE:
+        return dl_sql_dml_restore(b, stmt, err);
+    case DL_SQL_STMT_ALTER_TABLE:
+        return dl_sql_dml_alter(b, stmt, err);
+    case DL_SQL_STMT_VACUUM:
+        return dl_sql_dml_vacuum(b, stmt, out, err);
+    case DL_SQL_STMT_OPTIMIZE:
+        return dl_sql_dml_optimize(b, stmt, out, err);
+    default:
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
+                         dl_sql_stmt_kind_name(stmt->kind));
+    }
+}
+
+/* ---- the target ------------------------------------------------------------------------------ */
+
+static void
+release_table(void *ctx) {
+    dl_delta_table_free(ctx);
+}
+
+dl_status
+dl_sql_dml_hold_table(dl_sql_binder *b, dl_delta_table *table, dl_error *err) {
+    dl_status s = dl_arena_on_reset(b->arena, release_table, table, err);
+    if (s != DL_OK) {
+        dl_delta_table_free(table);
+    }
+    return s;
+}
+
+static dl_status
+target_from_snapshot(dl_sql_binder *b, dl_sql_dml_target *t, uint32_t loc, dl_error *err) {
+    dl_delta_snapshot *snap = t->snap;
+    if (dl_delta_snapshot_cm_mode(snap) != DL_DELTA_CM_NONE) {
+        DL_SQL_BIND_FAIL(b, loc, DL_ERR_UNSUPPORTED, err,
+                         "table %s uses column mapping, which deltalite cannot write yet",
+                         t->display);
+    }
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
+    t->schema = dl_delta_snapshot_schema(snap)->type;
+    if (t->schema == NULL) {
+        DL_SQL_BIND_FAIL(b, loc, DL_ERR_CORRUPT, err, "table %s has no schema", t->display);
+    }
+    t->parts = md->partition_columns;
+    t->n_parts = md->n_partition_columns;
+    t->store = dl_delta_snapshot_store(snap);
+    t->root = dl_delta_snapshot_root(snap);
+    return DL_OK;
+}
+
+static dl_status
+open_target(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path, uint32_t loc,
+            dl_sql_dml_target *out, dl_error *err) {
+    memset(out, 0, sizeof(*out));
+    DL_TRY(dl_sql_open_table(b, name, is_path, path, loc, &out->table, &out->display, err));
+    DL_TRY(dl_sql_dml_hold_table(b, out->table, err));
+    /* Stats stay in the log (a remove reads them back from a commit or checkpoint row). */
+    dl_status s = dl_delta_snapshot_latest(out->table, NULL, &out->snap, err);
+    if (s != DL_OK) {
+        dl_sql_binder_locate(b, loc, err);
+        return s;
+    }
+    DL_TRY(dl_sql_hold_snapshot(b, out->snap, err));
+    return target_from_snapshot(b, out, loc, err);
+}
+
+dl_status
+dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc, dl_sql_dml_target *out,
+                dl_error *err) {
+    return open_target(b, name, false, DL_STR(""), loc, out, err);
+}
+
+dl_status
+dl_sql_dml_open_target(dl_sql_binder *b, const dl_sql_target *target, uint32_t loc,
+                       dl_sql_dml_target *out, dl_error *err) {
+    return open_target(b, &target->name, target->is_path, target->path, loc, out, err);
+}
+
+bool
+dl_sql_dml_is_partition_column(const dl_sql_dml_target *t, int32_t col, const char **out_name) {
+    if (col < 0 || col >= t->schema->n_fields) {
+        return false;
+    }
+    const char *name = t->schema->fields[col].name;
+    for (int32_t i = 0; i < t->n_parts; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(t->parts[i]), dl_str_from_cstr(name))) {
+            if (out_name != NULL) {
+                *out_name = t->parts[i];
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- constants and conforming ------------------------------------------------------------- */
+
+dl_sql_bexpr *
+dl_sql_dml_int(dl_sql_binder *b, int64_t v) {
+    dl_vector *vec = NULL;
+    dl_error ignored;
+    if (dl_vec_new(b->exec->alloc, dl_vec_type_prim(DL_VEC_TYPE_LONG), 1, &vec, &ignored) !=
+        DL_OK) {
+        return NULL;
+    }
+    dl_sql_bexpr *e = NULL;
+    if (dl_vec_append_i64(vec, v, &ignored) == DL_OK) {
+        e = dl_sql_bexpr_const(b->arena, vec, 0);
+    }
+    dl_vec_unref(vec);
+    return e;
+}
+
+dl_sql_bexpr *
+dl_sql_dml_null(dl_sql_binder *b, const dl_type *type) {
+    dl_vector *vec = NULL;
+    dl_error ignored;
+    if (dl_vec_new_const_null(b->exec->alloc, type, 1, &vec, &ignored) != DL_OK) {
+        return NULL;
+    }
+    dl_sql_bexpr *e = dl_sql_bexpr_const(b->arena, vec, 0);
+    dl_vec_unref(vec);
+    return e;
+}
+
+/* Table column i from plan column from (< 0: NULL), cast to its type. */
+static dl_status
+conform_column(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_sql_plan *plan, int32_t from,
+               int32_t i, uint32_t loc, dl_sql_bexpr **out, dl_error *err) {
+    const dl_type_field *f = &t->schema->fields[i];
+    if (from < 0) {
+        *out = dl_sql_dml_null(b, f->type);
+        DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory planning a write");
+        return DL_OK;
+    }
+    dl_sql_bexpr *col = dl_sql_bexpr_column(b->arena, from, plan->schema->fields[from].type);
+    DL_CHECK(col != NULL, err, DL_ERR_NOMEM, "out of memory planning a write");
+    col->loc = loc;
+    dl_status s = dl_sql_binder_store_cast(b, col, f, t->display, out, err);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "cannot write column '%s' of %s", f->name, t->display);
+    }
+    return s;
+}
+
+dl_status
+dl_sql_dml_conform(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_plan *plan,
+                   const int32_t *map, uint32_t loc, dl_sql_plan **out, dl_error *err) {
+    int32_t n = t->schema->n_fields;
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(dl_sql_bexpr *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(const char *));
+    DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory planning a write");
+    for (int32_t i = 0; i < n; i++) {
+        names[i] = t->schema->fields[i].name;
+        DL_TRY(conform_column(b, t, plan, map[i], i, loc, &exprs[i], err));
+    }
+    return dl_sql_plan_project(b, plan, exprs, names, n, out, err);
+}
+
+dl_status
+dl_sql_dml_skip_predicate(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_bexpr **conds,
+                          int32_t n_conds, const dl_delta_pred **out, dl_error *err) {
+    *out = NULL;
+    if (n_conds == 0) {
+        return DL_OK;
+    }
+    int32_t n = t->schema->n_fields;
+    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+    DL_CHECK(cols != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        cols[i] = i;
+    }
+    dl_sql_scan scan = {.source = DL_SQL_SCAN_DELTA,
+                        .table_name = t->display,
+                        .snapshot = t->snap,
+                        .table_schema = t->schema,
+                        .columns = cols,
+                        .n_columns = n,
+                        .filters = conds,
+                        .n_filters = n_conds,
+                        .limit = -1};
+    *out = dl_sql_scan_predicate(b->arena, &scan);
+    return DL_OK;
+}
+
+/* ---- running and committing -------------------------------------------------------------- */
+
+void
+dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *job_id,
+                      dl_ops_write_spec *out) {
+    *out = (dl_ops_write_spec){.store = t->store,
+                               .table_root = t->root,
+                               .schema = t->schema,
+                               .partition_columns = t->parts,
+                               .n_partition_columns = t->n_parts,
+                               .job_id = job_id,
+                               .data_change = true,
+                               .alloc = b->exec->alloc};
+    const dl_sql_session *ss = b->session;
+    out->max_file_rows = dl_sql_session_get_i64(ss, "spark.sql.files.maxRecordsPerFile");
+    out->row_group_bytes = dl_sql_session_get_i64(ss, "parquet.block.size");
+    out->page_bytes = dl_sql_session_get_i64(ss, "parquet.page.size");
+    out->page_rows = dl_sql_session_get_i64(ss, "parquet.page.row.count.limit");
+}
+
+dl_status
+dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
+                  dl_ops_writer **out, dl_error *err) {
+    dl_ops_write_spec spec;
+    dl_sql_dml_write_spec(b, t, dl_delta_tx_id(tx), &spec);
+    dl_status s = dl_ops_writer_new(&spec, out, err);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "table %s", t->display);
+    }
+    return s;
+}
+
+/* A target row (id) reaching a MATCHED clause a second time: Spark's error. */
+static dl_status
+check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error *err) {
+    const dl_vector *ids = batch->cols[sink->id_col];
+    if (dl_vec_is_null(ids, row)) {
+        return DL_OK;
+    }
+    const dl_vector *flat = NULL;
+    int64_t i = dl_vec_resolve(ids, row, &flat);
+    dl_str id = dl_vec_get_str(flat, i);
+    if (dl_hmap_get(&sink->seen, id, NULL)) {
+        return dl_error_set(
+            err, DL_ERR_CONSTRAINT,
+            "[DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE] Cannot perform Merge as "
+            "multiple source rows matched and attempted to modify the same target row in the "
+            "Delta table %s in possibly conflicting ways. By SQL semantics of Merge, when "
+            "multiple source rows match on the same target row, the result may be ambiguous as "
+            "it is unclear which source row should be used to update or delete the matching "
+            "target row",
+            sink->target != NULL ? sink->target : "");
+    }
+    char *key = dl_arena_strndup(sink->arena, id.ptr, id.len);
+    DL_CHECK(key != NULL, err, DL_ERR_NOMEM, "out of memory checking MERGE matches");
+    return dl_hmap_put(&sink->seen, dl_str_make(key, id.len), 1, err);
+}
+
+/* Counts row `row` of batch by its action code; keeps it in sink->sel when written. */
+static dl_status
+take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kept, dl_error *err) {
+    const dl_vector *code = batch->cols[sink->code_col];
+    int64_t c = dl_vec_is_null(code, row) ? 0 : dl_sql_vec_i64(code, row);
+    c = c < 0 || c > 15 ? 0 : c;
+    sink->counts[c]++;
+    if (sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row)) {
+        sink->n_source++;
+    }
+    bool has_source = sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row);
+    if (sink->is_match_unique && has_source) {
+        DL_TRY(check_unique(sink, row, batch, err)); /* source-only rows have a NULL id */
+    }
+    if ((sink->keep_mask >> c) & 1u) {
+        sink->sel[(*kept)++] = (uint32_t)row;
+    }
+    return DL_OK;
+}
+
+static dl_status
+sink_take(void *ctx, const dl_batch *batch, dl_error *err) {
+    dl_sql_dml_sink *sink = ctx;
+    dl_batch view = {.schema = sink->schema,
+                     .n_cols = sink->schema->n_fields,
+                     .cols = batch->cols,
+                     .count = batch->count,
+                     .sel = batch->sel,
+                     .alloc = batch->alloc};
+    if (sink->code_col >= 0) {
+        int64_t kept = 0;
+        for (int64_t k = 0; k < batch->count; k++) {
+            DL_TRY(take_row(sink, batch, dl_vec_batch_row(batch, k), &kept, err));
+        }
+        view.count = kept;
+        view.sel = sink->sel;
+    }
+    return dl_ops_writer_write(sink->writer, &view, err);
+}
+
+dl_status
+dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_dml_sink *sink, dl_error *err) {
+    dl_status s = dl_sql_plan_run(b->exec, plan, -1, sink_take, sink, err);
+    if (s == DL_OK) {
+        s = dl_ops_writer_finish(sink->writer, err);
+    }
+    if (s != DL_OK) {
+        dl_ops_writer_abort(sink->writer);
+    }
+    return s;
+}
+
+dl_status
+dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx, int64_t *out_files,
+                      int64_t *out_bytes, dl_error *err) {
+    *out_files = 0;
+    *out_bytes = 0;
+    if (t->snap == NULL) {
+        return DL_OK;
+    }
+    size_t n = dl_delta_snapshot_file_count(t->snap);
+    for (size_t i = 0; i < n; i++) {
+        const dl_delta_file *f = dl_delta_snapshot_file(t->snap, i);
+        DL_TRY(dl_delta_tx_remove_snapshot_file(tx, f, true, err));
+        *out_files += 1;
+        *out_bytes += f->size > 0 ? f->size : 0;
+    }
+    return DL_OK;
+}
+
+dl_status
+dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err) {
+    dl_status s = dl_delta_tx_commit(tx, NULL, err);
+    if (s != DL_OK) {
+        dl_ops_writer_abort(writer);
+    }
+    dl_ops_writer_free(writer);
+    dl_delta_tx_free(tx);
+    return s;
+}
+
+void
+dl_sql_dml_discard(dl_delta_tx *tx, dl_ops_writer *writer) {
+    dl_ops_writer_abort(writer);
+    dl_ops_writer_free(writer);
+    dl_delta_tx_free(tx);
+}
+
+const char *
+dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_error ignored;
+    const char *out = NULL;
+    if (dl_sql_expr_print(e, &text, &ignored) == DL_OK) {
+        out = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
+    }
+    dl_buf_destroy(&text);
+    return out != NULL ? out : "";
+}
+
+dl_status
+dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key, const char *const *items,
+                       int32_t n, dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_array(&jw, err);
+    for (int32_t i = 0; i < n && s == DL_OK; i++) {
+        s = dl_json_writer_string_cstr(&jw, items[i], err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_end_array(&jw, err);
+    }
+    if (s == DL_OK) {
+        s = dl_delta_tx_param_string(tx, key, dl_buf_cstr(&text), err);
+    }
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+dl_status
+dl_sql_dml_set_metrics(dl_delta_tx *tx, const dl_sql_dml_metric *metrics, size_t n, dl_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        DL_TRY(dl_delta_tx_metric(tx, metrics[i].key, metrics[i].value, err));
+    }
+    return DL_OK;
+}
+
+static int64_t
+clock_read_ms(clockid_t clock) {
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
+dl_sql_dml_clock_ms(void) {
+    return clock_read_ms(CLOCK_MONOTONIC);
+}
+
+int64_t
+dl_sql_dml_now_ms(void) {
+    return clock_read_ms(CLOCK_REALTIME);
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The data-changing statements (sql_dml*.c): CREATE [OR REPLACE] TABLE [AS SELECT], INSERT
+ * INTO / OVERWRITE, DELETE, UPDATE and MERGE, bound and planned here and written through ops
+ * (src/ops/ops.h) and committed through a Delta transaction (src/delta/delta_txn.h).
+ *
+ * Every statement is one commit or none. DELETE, UPDATE (sql_dml_rewrite.c) and MERGE
+ * (sql_dml_merge.c) rewrite only the files that hold a changed row (sql_dml_files.c): the
+ * candidates the Delta scan's file skipping keeps, then the ones where the condition (or a
+ * MERGE's action code, or a subquery condition run as a plan whose rows carry their file)
+ * shows a change. DELETE removes whole partitions without reading them when the condition is
+ * on partition columns only; an insert-only MERGE only adds. Removes carry Spark's
+ * deletionTimestamp and extended metadata. A failure before the commit aborts the writer, which
+ * removes the files written so far: the table is as it was. Statements that match nothing (DELETE,
+ * UPDATE) commit nothing, as in Spark.
+ *
+ * commitInfo follows Spark: operations WRITE, CREATE TABLE [AS SELECT], CREATE OR REPLACE
+ * TABLE [AS SELECT], DELETE, UPDATE, MERGE, with their operationParameters and
+ * operationMetrics (numFiles / numOutputRows / numOutputBytes for writes; numDeletedRows,
+ * numUpdatedRows, numCopiedRows, numAddedFiles, numRemovedFiles and the byte counts for
+ * DELETE and UPDATE; numSourceRows and numTargetRows* for MERGE).
+ */
+#ifndef DL_SQL_SQL_DML_H
+#define DL_SQL_SQL_DML_H
+
+#include "base/hmap.h"
+#include "ops/ops.h"
+#include "sql/bind/sql_bind_int.h"
+
+/* Runs a data-changing statement (kinds CREATE_TABLE, INSERT, DELETE, UPDATE, MERGE,
+ * RESTORE, ALTER_TABLE, VACUUM, OPTIMIZE). Only VACUUM and OPTIMIZE return rows (*out); the
+ * others leave *out NULL. */
+DL_NODISCARD dl_status dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
+                                       dl_error *err);
+
+/* ---- shared by the sql_dml*.c files ---------------------------------------------------------- */
+
+/* The table a statement writes. Everything lives as long as the statement. */
+typedef struct dl_sql_dml_target {
+    dl_delta_table *table;    /* closed with the statement */
+    dl_delta_snapshot *snap;  /* the latest snapshot (held by the statement); NULL: new table */
+    const char *display;      /* its name for messages */
+    dl_store *store;          /* where its files live */
+    const char *root;         /* its folder in store */
+    const dl_type *schema;    /* STRUCT of its columns */
+    const char *const *parts; /* partition columns */
+    int32_t n_parts;
+} dl_sql_dml_target;
+
+/* Opens an existing table named by name, with its latest snapshot. */
+DL_NODISCARD dl_status dl_sql_dml_open(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc,
+                                       dl_sql_dml_target *out, dl_error *err);
+
+/* As dl_sql_dml_open for a statement's target: a name or a path string. */
+DL_NODISCARD dl_status dl_sql_dml_open_target(dl_sql_binder *b, const dl_sql_target *target,
+                                              uint32_t loc, dl_sql_dml_target *out, dl_error *err);
+
+/* Whether column col of t's schema is a partition column; *out_name (may be NULL) its name
+ * as metaData spells it. */
+bool dl_sql_dml_is_partition_column(const dl_sql_dml_target *t, int32_t col, const char **out_name);
+
+/* Keeps the table open until the statement ends. */
+DL_NODISCARD dl_status dl_sql_dml_hold_table(dl_sql_binder *b, dl_delta_table *table,
+                                             dl_error *err);
+
+/* A one-row constant of BIGINT value v / of type NULL. NULL when out of memory. */
+dl_sql_bexpr *dl_sql_dml_int(dl_sql_binder *b, int64_t v);
+dl_sql_bexpr *dl_sql_dml_null(dl_sql_binder *b, const dl_type *type);
+
+/*
+ * A PROJECT over plan giving the target's columns: column i is plan column map[i] cast to
+ * the table's type (map[i] < 0: NULL). Casts that are not allowed fail naming the column.
+ */
+DL_NODISCARD dl_status dl_sql_dml_conform(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                          dl_sql_plan *plan, const int32_t *map, uint32_t loc,
+                                          dl_sql_plan **out, dl_error *err);
+
+/* What a plan run wrote. */
+typedef struct dl_sql_dml_sink {
+    dl_ops_writer *writer;
+    const dl_type *schema; /* the table's columns: the plan's first n_cols columns */
+    int32_t code_col;      /* a BIGINT action code column, or -1: every row is written */
+    uint32_t keep_mask;    /* codes whose rows are written (bit per code) */
+    int32_t source_col;    /* MERGE: a column non-NULL when the row has a source row, or -1 */
+    int32_t id_col;        /* MERGE: the target row's id (a STRING column), or -1 */
+    bool is_match_unique;  /* MERGE: a target row (id_col) may meet one source row only */
+    dl_hmap seen;          /* MERGE: ids of matched target rows (keys in arena); init'd by
+                              the caller when is_match_unique is set */
+    dl_arena *arena;       /* where seen's keys live */
+    const char *target;    /* the target's name for messages */
+    int64_t counts[16];    /* rows per code (codes 0..15) */
+    int64_t n_source;      /* rows with a source row */
+    uint32_t sel[DL_BATCH_CAPACITY];
+} dl_sql_dml_sink;
+
+/* The Delta scan's skipping predicate for the conjuncts conds[0..n) over t's columns: NULL
+ * when there are none or no part of them translates (sql_engine_int.h, dl_sql_scan_predicate). */
+DL_NODISCARD dl_status dl_sql_dml_skip_predicate(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                 dl_sql_bexpr **conds, int32_t n,
+                                                 const dl_delta_pred **out, dl_error *err);
+
+/* The write spec of t's data files: files named after job_id, dataChange true. */
+void dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *job_id,
+                           dl_ops_write_spec *out);
+
+/* Starts a writer for t into tx (files named after tx's id). */
+DL_NODISCARD dl_status dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                         dl_delta_tx *tx, dl_ops_writer **out, dl_error *err);
+
+/* Runs plan into sink->writer and closes its files. On failure the writer is aborted. */
+DL_NODISCARD dl_status dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sql_dml_sink *sink,
+                                      dl_error *err);
+
+/* Stages a remove of every live file of t's snapshot; *out_files / *out_bytes what they were. */
+DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx,
+                                             int64_t *out_files, int64_t *out_bytes, dl_error *err);
+
+/* ---- schemas (sql_dml_schema.c) ---- */
+
+/* The Delta field of a column definition: type, nullability, comment (kept in its metadata as
+ * Spark keeps it). Generated, identity and DEFAULT columns are UNSUPPORTED at d's position. */
+DL_NODISCARD dl_status dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_column_def *d,
+                                               dl_delta_field *out, dl_error *err);
+
+/* f with its comment set to comment: metadata.comment replaced or added, every other metadata
+ * member kept. */
+DL_NODISCARD dl_status dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f,
+                                                dl_str comment, dl_delta_field *out, dl_error *err);
+
+/* f as the JSON a schemaString holds for it ({"name":..,"type":..,"nullable":..,
+ * "metadata":{..}}), in the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_field_json(dl_sql_binder *b, const dl_delta_field *f, dl_str *out,
+                                             dl_error *err);
+
+/* The index of the field named name (case-insensitive) among fields[0..n), or -1. */
+int32_t dl_sql_dml_field_index(const dl_delta_field *fields, int32_t n, dl_str name);
+
+/* The schema of fields[0..n) (the fields are referenced, not copied). */
+DL_NODISCARD dl_status dl_sql_dml_schema_of(dl_sql_binder *b, const dl_delta_field *fields,
+                                            int32_t n, dl_delta_schema *out, dl_error *err);
+
+/* A column to add: at the end, first, or after the column named after (case-insensitive). */
+typedef struct dl_sql_dml_new_col {
+    dl_delta_field field;
+    bool is_first;
+    const char *after; /* or NULL */
+} dl_sql_dml_new_col;
+
+/* old with the columns add[0..n_add) added in order, every existing field (and its metadata)
+ * kept. NOT_FOUND when an `after` column does not exist. */
+DL_NODISCARD dl_status dl_sql_dml_schema_grow(dl_sql_binder *b, const dl_delta_schema *old,
+                                              const dl_sql_dml_new_col *add, int32_t n_add,
+                                              dl_delta_schema *out, dl_error *err);
+
+/* f's partition key in key (reset first): per partition column, "N" for null or
+ * "V<length>:<text>" with the protocol's serialisation of the typed value, so that two files
+ * have equal keys exactly when their partition values are equal (val is scratch). */
+DL_NODISCARD dl_status dl_sql_dml_partition_key(const dl_delta_snapshot *snap,
+                                                const dl_delta_file *f, dl_buf *key, dl_buf *val,
+                                                dl_error *err);
+
+/* A table property being set (CREATE ... TBLPROPERTIES, ALTER ... SET TBLPROPERTIES), checked
+ * as Delta checks it (dl_delta_property_check, with the session's
+ * spark.databricks.delta.allowArbitraryProperties.enabled); kv->key becomes Delta's spelling
+ * of a known key. The error points at the property. */
+DL_NODISCARD dl_status dl_sql_dml_check_property(dl_sql_binder *b, const dl_sql_prop *prop,
+                                                 dl_delta_kv *kv, dl_error *err);
+
+/* ---- schema evolution (MERGE, as Delta's SchemaMergingUtils.mergeSchemas) ---------------- */
+
+/* old's field with src's fields merged in: for a struct, the fields src has that old lacks
+ * appended (nullable), recursively; every other type is kept as the target's (values are
+ * cast to it). Every existing field's metadata kept. *out_changed set when it grew. */
+DL_NODISCARD dl_status dl_sql_dml_field_merge(dl_sql_binder *b, const dl_delta_field *old,
+                                              const dl_type *src, dl_delta_field *out,
+                                              bool *out_changed, dl_error *err);
+
+/* old with the columns of src (a STRUCT row type) merged in by name (ASCII case-blind): new
+ * columns appended, nullable; struct columns grown by dl_sql_dml_field_merge. */
+DL_NODISCARD dl_status dl_sql_dml_schema_merge(dl_sql_binder *b, const dl_delta_schema *old,
+                                               const dl_type *src, dl_delta_schema *out,
+                                               bool *out_changed, dl_error *err);
+
+/* How a struct value fills a struct column's fields it lacks (Delta's
+ * TargetOnlyStructFieldBehavior): an error (no schema evolution), NULL, or the target row's
+ * value (UPDATE SET * with evolution). */
+typedef enum dl_sql_dml_assign_mode {
+    DL_SQL_DML_ASSIGN_EXACT,
+    DL_SQL_DML_ASSIGN_NULLIFY,
+    DL_SQL_DML_ASSIGN_PRESERVE,
+} dl_sql_dml_assign_mode;
+
+/* Where an assigned value is written: column of table, for the write's cast (NULL column: a
+ * value deltalite made itself, cast as the binder casts). */
+typedef struct dl_sql_dml_dest {
+    const char *column;
+    const char *table;
+} dl_sql_dml_dest;
+
+/* v as a value of column type t: structs field by field by name (ASCII case-blind; a NULL
+ * struct stays NULL; fields t lacks fail unless mode allows them, see above; old is the
+ * target's value or NULL), everything else cast as a write to dest casts it
+ * (dl_sql_binder_store_cast: spark.sql.storeAssignmentPolicy). */
+DL_NODISCARD dl_status dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v, const dl_type *t,
+                                               dl_sql_bexpr *old, dl_sql_dml_assign_mode mode,
+                                               dl_sql_dml_dest dest, uint32_t loc,
+                                               dl_sql_bexpr **out, dl_error *err);
+
+/* schema as metaData.schemaString, in the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,
+                                                const char **out, dl_error *err);
+
+/* ---- the files a statement reads and rewrites (sql_dml_files.c) ---------------------------- */
+
+/* A DELETE, UPDATE or MERGE's files, indexed like the snapshot's live files. */
+typedef struct dl_sql_dml_files {
+    /* The candidates, one unit per file, read with the conjuncts as the Parquet filter: row
+     * groups and pages that cannot match are skipped, so it finds matching rows only and must
+     * never be the source of rows copied into a rewritten file (dl_sql_dml_files_copy_scan). */
+    dl_delta_scan *scan;
+    size_t n_files;      /* live files of the target's snapshot */
+    uint8_t *candidates; /* per live file: 1 for a candidate (a scan's file_set) */
+    uint8_t *touched;    /* per live file: 1 when it holds a row the statement changes */
+    int64_t n_touched;   /* files marked in touched */
+    void *read_pred;     /* the partitions the candidates' conjuncts allow (sql_dml_files.c) */
+} dl_sql_dml_files;
+
+/* Whether e is a plain reference to one of t's partition columns; whether constant e compares
+ * exactly with column col's partition values (the same type, one the scan compares exactly). */
+bool dl_sql_dml_is_partition_ref(const dl_sql_dml_target *t, const dl_sql_bexpr *e);
+bool dl_sql_dml_is_exact_const(const dl_sql_bexpr *e, const dl_sql_bexpr *col);
+
+/* The top-level conjuncts of cond (NULL: none) that read only t's columns (indexes below its
+ * column count) and have no subquery: what may skip t's files. In the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_target_conjuncts(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                   dl_sql_bexpr *cond, dl_sql_bexpr ***out,
+                                                   int32_t *out_n, dl_error *err);
+
+/* Plans the candidates: the live files of t's snapshot the Delta scan keeps for conjs (over
+ * t's columns; none: every file), read through files->scan with every column when
+ * with_columns, else with none; and the read predicate of conjs. conjs are not kept; the scan
+ * is freed with the statement. */
+DL_NODISCARD dl_status dl_sql_dml_files_plan(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                             dl_sql_bexpr **conjs, int32_t n_conjs,
+                                             bool with_columns, dl_sql_dml_files *files,
+                                             dl_error *err);
+
+/* A scan of every column and every live row of the touched files, with no predicate: what a
+ * rewrite copies from (a rewritten file is copied whole; skipping may choose the files, never
+ * the rows that survive). Freed with the statement. */
+DL_NODISCARD dl_status dl_sql_dml_files_copy_scan(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                                  const dl_sql_dml_files *files,
+                                                  dl_delta_scan **out, dl_error *err);
+
+/* Marks live file `file` touched. */
+void dl_sql_dml_files_touch(dl_sql_dml_files *files, size_t file);
+
+/* Runs plan and marks touched the file (INT column file_col, a scan's file index) of every
+ * row whose BIGINT code (code_col) is in touch_mask (bit per code) or, when present_col >= 0,
+ * whose present_col is not NULL. */
+DL_NODISCARD dl_status dl_sql_dml_files_find(dl_sql_binder *b, dl_sql_plan *plan, int32_t file_col,
+                                             int32_t code_col, uint32_t touch_mask,
+                                             int32_t present_col, dl_sql_dml_files *files,
+                                             dl_error *err);
+
+/* Stages a remove of every touched file; *out_files / *out_bytes what they were. */
+DL_NODISCARD dl_status dl_sql_dml_files_remove(const dl_sql_dml_target *t, dl_delta_tx *tx,
+                                               const dl_sql_dml_files *files, int64_t *out_files,
+                                               int64_t *out_bytes, dl_error *err);
+
+/* Records in tx what the statement read: every candidate file, and the partitions its
+ * conjuncts `p = constant` / `p IN (constants)` allow (sql_dml_files.c). */
+DL_NODISCARD dl_status dl_sql_dml_files_record_reads(dl_delta_tx *tx, const dl_sql_dml_files *files,
+                                                     dl_error *err);
+
+/* Commits tx; on failure aborts writer (may be NULL) so its files go. Frees both. */
+DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);
+
+/* Frees tx and aborts and frees writer (a failed statement). */
+void dl_sql_dml_discard(dl_delta_tx *tx, dl_ops_writer *writer);
+
+/* The SQL text of an expression (canonical printer), in the statement arena; "" on failure. */
+const char *dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e);
+
+/* operationParameters[key] = a JSON array of the strings items[0..n) as a JSON string, as
+ * Spark writes "predicate" ("[\"(id > 1)\"]") and "zOrderBy" ("[]"). */
+DL_NODISCARD dl_status dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key,
+                                              const char *const *items, int32_t n, dl_error *err);
+
+/* One operationMetrics entry. */
+typedef struct dl_sql_dml_metric {
+    const char *key;
+    int64_t value;
+} dl_sql_dml_metric;
+
+/* Sets operationMetrics from metrics[0..n), in that order. */
+DL_NODISCARD dl_status dl_sql_dml_set_metrics(dl_delta_tx *tx, const dl_sql_dml_metric *metrics,
+                                              size_t n, dl_error *err);
+
+/* A monotonic clock in ms, for the *TimeMs metrics. */
+int64_t dl_sql_dml_clock_ms(void);
+
+/* The wall clock in ms since the epoch (0 when it cannot be read). */
+int64_t dl_sql_dml_now_ms(void);
+
+/* The statements (sql_dml_create.c, sql_dml_insert.c, sql_dml_rewrite.c, sql_dml_merge.c,
+ * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c, sql_dml_optimize.c). */
+DL_NODISCARD dl_status dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+DL_NODISCARD dl_status dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+/* VACUUM returns rows (the table's path; DRY RUN: the files it would delete) in *out. */
+DL_NODISCARD dl_status dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                         dl_sql_plan **out, dl_error *err);
+/* OPTIMIZE returns one row (the table's path and the metrics struct) in *out. */
+DL_NODISCARD dl_status dl_sql_dml_optimize(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                           dl_sql_plan **out, dl_error *err);
+
+/* SET, RESET, USE, CREATE SCHEMA, SHOW: run now; *out a plan of the rows to show, or NULL. */
+DL_NODISCARD dl_status dl_sql_exec_admin(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                         dl_sql_plan **out, dl_error *err);
+
+/* COPY (query) TO 'file': runs now; *out NULL or a one-row plan with the row count. */
+DL_NODISCARD dl_status dl_sql_exec_copy(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                        dl_sql_plan **out, dl_error *err);
+
+#endif /* DL_SQL_SQL_DML_H */
