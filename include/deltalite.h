@@ -176,7 +176,8 @@ DELTALITE_API deltalite_status deltalite_exec(deltalite_db *db, const char *sql)
 /*
  * Runs the statements of sql as deltalite_exec does, except the last, whose result is
  * returned in *out for reading (statements that return nothing give zero columns and no
- * rows). Queries are lazy: most of the work happens in deltalite_result_next_row.
+ * rows; INSERT, UPDATE, DELETE, MERGE and RESTORE give one row of counts named as Spark names
+ * them, docs/sql.md). Queries are lazy: most of the work happens in deltalite_result_next_row.
  * INVALID_ARG when sql holds no statement.
  * Ownership: free *out with deltalite_result_free before closing db. Several results of one
  * handle may be open at once and read interleaved.

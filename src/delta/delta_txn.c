@@ -10,6 +10,7 @@
  * (partition values against partition columns, a live path with another deletion vector,
  * the writer protocol) are checked when the commit is planned.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "delta/delta_txn_int.h"
@@ -731,6 +732,17 @@ dl_delta_tx_metric(dl_delta_tx *tx, const char *key, int64_t value, dl_error *er
     }
     kv->value = text;
     return DL_OK;
+}
+
+int64_t
+dl_delta_tx_metric_value(const dl_delta_tx *tx, const char *key) {
+    const dl_delta_kv *items = tx->metrics.items;
+    for (size_t i = 0; i < tx->metrics.n; i++) {
+        if (strcmp(items[i].key, key) == 0) {
+            return strtoll(items[i].value, NULL, 10);
+        }
+    }
+    return 0;
 }
 
 dl_status

@@ -179,6 +179,10 @@ DL_NODISCARD dl_status dl_delta_tx_param_json(dl_delta_tx *tx, const char *key, 
 DL_NODISCARD dl_status dl_delta_tx_metric(dl_delta_tx *tx, const char *key, int64_t value,
                                           dl_error *err);
 
+/* operationMetrics[key] as dl_delta_tx_metric set it; 0 when it was not set (a statement's result
+ * row reads its counts from here). */
+int64_t dl_delta_tx_metric_value(const dl_delta_tx *tx, const char *key);
+
 /* Sets commitInfo.userMetadata (copied; NULL removes it). */
 DL_NODISCARD dl_status dl_delta_tx_set_user_metadata(dl_delta_tx *tx, const char *text,
                                                      dl_error *err);

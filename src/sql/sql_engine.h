@@ -7,7 +7,8 @@
  * statement parses it, binds it against the catalog (each table reference becomes a Delta
  * snapshot at the version its time-travel clause names), plans and optimises it, and returns
  * a result: a schema and a stream of batches pulled one at a time. Statements that return no
- * rows (SET, CREATE SCHEMA, USE, ...) return a result with zero columns and no batches.
+ * rows (SET, CREATE SCHEMA, USE, ...) return a result with zero columns and no batches; the
+ * data-changing statements return one row of counts (commands/sql_dml.c).
  *
  * Sessions and the catalog interface are declared in bind/sql_session.h (included here): the
  * binder is the lowest stage that reads them.

@@ -58,6 +58,9 @@ typedef struct dl_sql_cte_ref {
     struct dl_sql_cte_ref *next;
 } dl_sql_cte_ref;
 
+/* What a data-changing statement counted for its result row (commands/sql_dml.c); opaque here. */
+typedef struct dl_sql_dml_outcome dl_sql_dml_outcome;
+
 struct dl_sql_binder {
     dl_sql_session *session;
     dl_arena *arena;
@@ -65,7 +68,8 @@ struct dl_sql_binder {
     const char *text; /* the statement's SQL, for line/column in messages */
     size_t text_len;
     dl_sql_cte_ref *ctes;
-    int32_t depth; /* nesting of queries, bounded */
+    int32_t depth;                   /* nesting of queries, bounded */
+    dl_sql_dml_outcome *dml_outcome; /* set while a data-changing statement runs, else NULL */
 };
 
 /* ---- errors --------------------------------------------------------------------------------- */

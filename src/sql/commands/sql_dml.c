@@ -12,9 +12,102 @@
 #include "json/json.h"
 #include "sql/bind/sql_describe_int.h"
 
+/* ---- result rows ------------------------------------------------------------------------------
+ */
+
+/* The result columns of the statements that return counts, as Spark's commands name them
+ * (DeleteCommand, UpdateCommand, MergeIntoCommand, RestoreTableCommand; INSERT as Databricks
+ * returns it): each the sum of up to three operationMetrics of the statement's commit. */
+typedef struct result_col {
+    dl_sql_stmt_kind kind;
+    const char *name;
+    const char *metrics[3];
+} result_col;
+
+static const result_col result_cols[] = {
+    {DL_SQL_STMT_INSERT, "num_affected_rows", {"numOutputRows"}},
+    {DL_SQL_STMT_INSERT, "num_inserted_rows", {"numOutputRows"}},
+    {DL_SQL_STMT_DELETE, "num_affected_rows", {"numDeletedRows"}},
+    {DL_SQL_STMT_UPDATE, "num_affected_rows", {"numUpdatedRows"}},
+    {DL_SQL_STMT_MERGE,
+     "num_affected_rows",
+     {"numTargetRowsUpdated", "numTargetRowsDeleted", "numTargetRowsInserted"}},
+    {DL_SQL_STMT_MERGE, "num_updated_rows", {"numTargetRowsUpdated"}},
+    {DL_SQL_STMT_MERGE, "num_deleted_rows", {"numTargetRowsDeleted"}},
+    {DL_SQL_STMT_MERGE, "num_inserted_rows", {"numTargetRowsInserted"}},
+    {DL_SQL_STMT_RESTORE, "table_size_after_restore", {"tableSizeAfterRestore"}},
+    {DL_SQL_STMT_RESTORE, "num_of_files_after_restore", {"numOfFilesAfterRestore"}},
+    {DL_SQL_STMT_RESTORE, "num_removed_files", {"numRemovedFiles"}},
+    {DL_SQL_STMT_RESTORE, "num_restored_files", {"numRestoredFiles"}},
+    {DL_SQL_STMT_RESTORE, "removed_files_size", {"removedFilesSize"}},
+    {DL_SQL_STMT_RESTORE, "restored_files_size", {"restoredFilesSize"}},
+};
+
+enum {
+    N_RESULT_COLS = (int)(sizeof(result_cols) / sizeof(result_cols[0]))
+};
+
+/* The counts of one statement, by result_cols index (0 when it committed nothing). */
+struct dl_sql_dml_outcome {
+    dl_sql_stmt_kind kind;
+    int64_t values[N_RESULT_COLS];
+};
+
+static bool
+returns_counts(dl_sql_stmt_kind kind) {
+    for (int i = 0; i < N_RESULT_COLS; i++) {
+        if (result_cols[i].kind == kind) {
+            return true;
+        }
+    }
+    return false;
+}
+
 dl_status
-dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
-    *out = NULL;
+dl_sql_dml_commit_counted(dl_sql_binder *b, dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err) {
+    dl_sql_dml_outcome *o = b->dml_outcome;
+    for (int i = 0; o != NULL && i < N_RESULT_COLS; i++) {
+        if (result_cols[i].kind != o->kind) {
+            continue;
+        }
+        int64_t v = 0;
+        for (int m = 0; m < 3 && result_cols[i].metrics[m] != NULL; m++) {
+            v += dl_delta_tx_metric_value(tx, result_cols[i].metrics[m]);
+        }
+        o->values[i] = v;
+    }
+    return dl_sql_dml_commit(tx, writer, err);
+}
+
+static dl_status
+fill_counts(void *ctx, dl_batch *tail, dl_error *err) {
+    const dl_sql_dml_outcome *o = ctx;
+    int32_t c = 0;
+    for (int i = 0; i < N_RESULT_COLS; i++) {
+        if (result_cols[i].kind == o->kind) {
+            DL_TRY(dl_vec_append_i64(tail->cols[c++], o->values[i], err));
+        }
+    }
+    return DL_OK;
+}
+
+/* The statement's one result row: BIGINT columns named as Spark names them. */
+static dl_status
+counts_row(dl_sql_binder *b, dl_sql_dml_outcome *o, dl_sql_plan **out, dl_error *err) {
+    dl_sql_col_spec specs[N_RESULT_COLS];
+    int32_t n = 0;
+    for (int i = 0; i < N_RESULT_COLS; i++) {
+        if (result_cols[i].kind == o->kind) {
+            specs[n++] = (dl_sql_col_spec){result_cols[i].name, dl_vec_type_prim(DL_VEC_TYPE_LONG)};
+        }
+    }
+    const dl_type *schema = NULL;
+    DL_TRY(dl_sql_make_schema(b, specs, n, &schema, err));
+    return dl_sql_plan_one_row(b, schema, fill_counts, o, out, err);
+}
+
+static dl_status
+run_statement(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     switch (stmt->kind) {
     case DL_SQL_STMT_CREATE_TABLE:
         return dl_sql_dml_create(b, stmt, err);
@@ -38,6 +131,20 @@ dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err, "%s is not supported yet",
                          dl_sql_stmt_kind_name(stmt->kind));
     }
+}
+
+dl_status
+dl_sql_exec_dml(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
+    *out = NULL;
+    if (!returns_counts(stmt->kind)) {
+        return run_statement(b, stmt, out, err);
+    }
+    dl_sql_dml_outcome outcome = {.kind = stmt->kind};
+    b->dml_outcome = &outcome;
+    dl_status s = run_statement(b, stmt, out, err);
+    b->dml_outcome = NULL;
+    DL_TRY(s);
+    return counts_row(b, &outcome, out, err);
 }
 
 /* ---- the target ------------------------------------------------------------------------------ */

@@ -277,6 +277,11 @@ DL_NODISCARD dl_status dl_sql_dml_files_record_reads(dl_delta_tx *tx, const dl_s
 DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);
 
 /* Frees tx and aborts and frees writer (a failed statement). */
+/* dl_sql_dml_commit for the statements that return counts (INSERT, DELETE, UPDATE, MERGE,
+ * RESTORE): their result row is read from tx's operationMetrics as it commits. */
+DL_NODISCARD dl_status dl_sql_dml_commit_counted(dl_sql_binder *b, dl_delta_tx *tx,
+                                                 dl_ops_writer *writer, dl_error *err);
+
 void dl_sql_dml_discard(dl_delta_tx *tx, dl_ops_writer *writer);
 
 /* The SQL text of an expression (canonical printer), in the statement arena; "" on failure. */

@@ -340,5 +340,5 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         dl_delta_tx_free(tx);
         return s;
     }
-    return dl_sql_dml_commit(tx, w, err);
+    return dl_sql_dml_commit_counted(b, tx, w, err);
 }

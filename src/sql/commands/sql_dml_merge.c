@@ -859,7 +859,7 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     if (t.updated + t.deleted + t.inserted == 0) {
         dl_ops_writer_abort(w);
     }
-    return dl_sql_dml_commit(tx, w, err);
+    return dl_sql_dml_commit_counted(b, tx, w, err);
 }
 
 dl_status

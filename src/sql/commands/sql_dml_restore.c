@@ -208,5 +208,5 @@ dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         dl_delta_tx_free(tx);
         return s;
     }
-    return dl_sql_dml_commit(tx, NULL, err);
+    return dl_sql_dml_commit_counted(b, tx, NULL, err);
 }

@@ -205,7 +205,7 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
         dl_sql_dml_discard(tx, w);
         return s;
     }
-    return dl_sql_dml_commit(tx, w, err);
+    return dl_sql_dml_commit_counted(b, tx, w, err);
 }
 
 /* ---- exact partition conditions ------------------------------------------------------------ */
@@ -546,7 +546,7 @@ run_pruned_steps(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
         dl_sql_dml_discard(tx, w);
         return s;
     }
-    return dl_sql_dml_commit(tx, w, err);
+    return dl_sql_dml_commit_counted(pr->b, tx, w, err);
 }
 
 /*

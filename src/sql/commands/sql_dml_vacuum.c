@@ -325,6 +325,8 @@ dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, 
         return dl_sql_plan_strings(b, &col, 1, v.paths, v.n_paths, out, err);
     }
     DL_TRY(delete_candidates(b, &v, err));
-    const char *root = v.root;
-    return dl_sql_plan_strings(b, &col, 1, &root, 1, out, err);
+    /* Spark returns the table's location, as DESCRIBE DETAIL shows it. */
+    const char *location = dl_sql_snapshot_location(b, v.snap);
+    DL_CHECK(location != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_plan_strings(b, &col, 1, &location, 1, out, err);
 }
