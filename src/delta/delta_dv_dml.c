@@ -160,7 +160,7 @@ wide_stats(stager *st, int64_t rows, bool has_stats, bool has_num_records, const
         s = dl_json_writer_key_cstr(&w, "numRecords", err);
         s = s == DL_OK ? dl_json_writer_int64(&w, rows, err) : s;
     }
-    dl_json_iter it;
+    dl_json_iter it = {0};
     if (has_stats) {
         it = dl_json_val_iter(dl_json_doc_root(&st->doc));
     }

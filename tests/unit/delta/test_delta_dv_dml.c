@@ -12,6 +12,7 @@
 #include "delta/delta_dv_dml.h"
 #include "harness.h"
 #include "json/json.h"
+#include "test_delta_cp_util.h"
 #include "test_delta_txn_util.h"
 
 static const char *const parts_p[] = {"p"};
@@ -242,11 +243,90 @@ TEST(test_dv_delete_keeps_stats_and_marks_bounds_wide) {
     tl_table_free(&t);
 }
 
+TEST(test_dv_marks_count_each_row_once_and_check_their_input) {
+    tl_table t;
+    dl_error err;
+    CHECK_OK(make_table(&t, &err) ? DL_OK : DL_ERR_INTERNAL, &err);
+    dl_delta_snapshot *snap = tw_latest(&t, &err);
+    CHECK(snap != NULL);
+    size_t ia = 0;
+    size_t ib = 0;
+    CHECK(find_file(snap, "p=x/a.parquet", &ia) != NULL && find_file(snap, "p=y/b.parquet", &ib));
+    dl_delta_dv_marks *m = NULL;
+    CHECK_OK(dl_delta_dv_marks_new(snap, NULL, &m, &err), &err);
+    static const int64_t a_rows[] = {1, 1, 2};
+    static const int64_t b_rows[] = {2, 3};
+    CHECK_OK(dl_delta_dv_marks_add(m, ia, a_rows, 3, &err), &err);
+    CHECK_INT_EQ(dl_delta_dv_marks_rows(m), 2);
+    CHECK_INT_EQ(dl_delta_dv_marks_files(m), 1);
+    CHECK_OK(dl_delta_dv_marks_add(m, ib, b_rows, 2, &err), &err);
+    CHECK_INT_EQ(dl_delta_dv_marks_rows(m), 4);
+    CHECK_INT_EQ(dl_delta_dv_marks_files(m), 2);
+    CHECK_STATUS(dl_delta_dv_marks_add(m, 7, a_rows, 1, &err), DL_ERR_INVALID_ARG, &err);
+    CHECK_ERR_CONTAINS(&err, "file 7 of a snapshot with 2 live files");
+    static const int64_t bad[] = {-1};
+    CHECK_STATUS(dl_delta_dv_marks_add(m, ia, bad, 1, &err), DL_ERR_INVALID_ARG, &err);
+    CHECK_ERR_CONTAINS(&err, "p=x/a.parquet");
+    CHECK_INT_EQ(dl_delta_dv_marks_rows(m), 4);
+    dl_delta_dv_marks_free(m);
+    dl_delta_snapshot_unref(snap);
+    tl_table_free(&t);
+}
+
+/* An unpartitioned DV table whose one file, d.parquet (4 rows), has no stats in the log. */
+static bool
+make_statless(tl_table *t, dl_error *err) {
+    dl_delta_kv conf[] = {{"delta.enableDeletionVectors", "true"}};
+    if (!tl_table_new(t) || !tw_volatile(t) ||
+        tw_create(t, TW_SCHEMA_ID_P, NULL, 0, conf, 1, NULL, err) != DL_OK ||
+        !tp_write(t->store, "d.parquet", TW_SCHEMA_ID_P,
+                  "{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n{\"id\":4}\n", NULL, err)) {
+        return false;
+    }
+    dl_delta_snapshot *snap = tw_latest(t, err);
+    dl_delta_tx *tx = NULL;
+    dl_delta_add_file add = {.path = "d.parquet", .size = 100, .data_change = true};
+    bool is_ok = snap != NULL && dl_delta_tx_begin(t->table, snap, NULL, &tx, err) == DL_OK &&
+                 dl_delta_tx_add(tx, &add, err) == DL_OK &&
+                 dl_delta_tx_commit(tx, NULL, err) == DL_OK;
+    dl_delta_tx_free(tx);
+    dl_delta_snapshot_unref(snap);
+    return is_ok;
+}
+
+TEST(test_dv_delete_counts_a_file_without_stats_from_its_footer) {
+    tl_table t;
+    dl_error err;
+    CHECK_OK(make_statless(&t, &err) ? DL_OK : DL_ERR_INTERNAL, &err);
+    static const int64_t some[] = {0, 3};
+    mark m = {"d.parquet", some, 2};
+    dl_delta_dv_marks_result res;
+    CHECK_OK(delete_rows(&t, &m, 1, &res, &err), &err);
+    CHECK_INT_EQ(res.n_dvs_added, 1);
+    char stats[512];
+    CHECK(stats_of(&t, "d.parquet", stats, sizeof(stats)));
+    CHECK_STR_EQ(stats, "{\"numRecords\":4,\"tightBounds\":false}");
+    /* The other two rows: every row is now deleted, so the file goes. */
+    static const int64_t rest[] = {1, 2};
+    mark m2 = {"d.parquet", rest, 2};
+    CHECK_OK(delete_rows(&t, &m2, 1, &res, &err), &err);
+    CHECK_INT_EQ(res.n_files_removed, 1);
+    CHECK_INT_EQ(res.n_dvs_removed, 1);
+    dl_delta_snapshot *snap = tw_latest(&t, &err);
+    CHECK(snap != NULL);
+    CHECK_INT_EQ(dl_delta_snapshot_file_count(snap), 0);
+    dl_delta_snapshot_unref(snap);
+    CHECK_LOG(&t);
+    tl_table_free(&t);
+}
+
 int
 main(void) {
     RUN(test_dv_delete_marks_rows_and_replaces_the_logical_file);
     RUN(test_dv_second_delete_unites_with_the_dv_and_removes_a_file_fully_deleted);
     RUN(test_dv_delete_refuses_a_row_past_the_end_of_the_file);
     RUN(test_dv_delete_keeps_stats_and_marks_bounds_wide);
+    RUN(test_dv_marks_count_each_row_once_and_check_their_input);
+    RUN(test_dv_delete_counts_a_file_without_stats_from_its_footer);
     return harness_finish();
 }
