@@ -30,7 +30,7 @@ dl_delta_dv_marks_new(dl_delta_snapshot *snap, const dl_allocator *alloc, dl_del
     DL_CHECK(m != NULL, err, DL_ERR_NOMEM, "out of memory collecting deleted rows");
     m->alloc = alloc;
     m->n_files = dl_delta_snapshot_file_count(snap);
-    m->dvs = dl_mem_alloc_zero(alloc, (m->n_files + 1) * sizeof(*m->dvs));
+    m->dvs = dl_mem_alloc_zero(alloc, (m->n_files + 1) * sizeof(dl_delta_dv *));
     if (m->dvs == NULL) {
         dl_mem_free(alloc, m, sizeof(*m));
         DL_FAIL(err, DL_ERR_NOMEM, "out of memory collecting deleted rows of %zu files",
@@ -49,7 +49,7 @@ dl_delta_dv_marks_free(dl_delta_dv_marks *marks) {
     for (size_t i = 0; i < marks->n_files; i++) {
         dl_delta_dv_free(marks->dvs[i]);
     }
-    dl_mem_free(marks->alloc, marks->dvs, (marks->n_files + 1) * sizeof(*marks->dvs));
+    dl_mem_free(marks->alloc, marks->dvs, (marks->n_files + 1) * sizeof(dl_delta_dv *));
     dl_delta_snapshot_unref(marks->snap);
     dl_mem_free(marks->alloc, marks, sizeof(*marks));
 }

@@ -452,41 +452,53 @@ dl_delta_tx_remove_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file, boo
     return DL_OK;
 }
 
-/* The partitionValues object text of a snapshot file as pairs (keys and values in the
- * transaction's arena; a JSON null is a NULL value). */
+/* One partition value: key and value copied into the transaction's arena (JSON null: NULL). */
+static dl_status
+pv_pair(dl_delta_tx *tx, dl_str key, dl_json_val v, dl_delta_kv *out, dl_error *err) {
+    out->key = dl_arena_strndup(&tx->arena, key.ptr, key.len);
+    out->value = NULL;
+    DL_CHECK(out->key != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (dl_json_val_is_null(v)) {
+        return DL_OK;
+    }
+    dl_str text = dl_json_val_str(v);
+    out->value = dl_arena_strndup(&tx->arena, text.ptr, text.len);
+    DL_CHECK(out->value != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return DL_OK;
+}
+
+/* The pairs of the partitionValues object parsed into doc. */
+static dl_status
+pv_pairs(dl_delta_tx *tx, dl_json_doc *doc, dl_str raw, dl_delta_kv **out, int32_t *out_n,
+         dl_error *err) {
+    DL_TRY(dl_json_doc_parse(doc, raw.ptr, raw.len, err));
+    dl_json_val root = dl_json_doc_root(doc);
+    dl_delta_kv *kv =
+        dl_arena_alloc_array(&tx->arena, (size_t)dl_json_val_count(root) + 1, sizeof(*kv));
+    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_json_iter it = dl_json_val_iter(root);
+    dl_str key;
+    dl_json_val v;
+    int32_t n = 0;
+    while (dl_json_iter_next(&it, &key, &v)) {
+        DL_TRY(pv_pair(tx, key, v, &kv[n++], err));
+    }
+    *out = kv;
+    *out_n = n;
+    return DL_OK;
+}
+
+/* The partitionValues object text of a snapshot file as pairs. */
 static dl_status
 parse_pv(dl_delta_tx *tx, const char *path, dl_str raw, dl_delta_kv **out, int32_t *out_n,
          dl_error *err) {
     dl_json_doc doc;
     dl_json_doc_init(&doc, tx->alloc);
-    dl_status s = dl_json_doc_parse(&doc, raw.ptr, raw.len, err);
-    dl_json_val root = dl_json_doc_root(&doc);
-    uint32_t n = s == DL_OK ? dl_json_val_count(root) : 0;
-    dl_delta_kv *kv = NULL;
-    if (s == DL_OK) {
-        kv = dl_arena_alloc_array(&tx->arena, (size_t)n + 1, sizeof(*kv));
-        s = kv != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    }
-    dl_json_iter it = dl_json_val_iter(root);
-    dl_str key;
-    dl_json_val v;
-    int32_t i = 0;
-    while (s == DL_OK && dl_json_iter_next(&it, &key, &v)) {
-        kv[i].key = dl_arena_strndup(&tx->arena, key.ptr, key.len);
-        dl_str text = dl_json_val_str(v);
-        kv[i].value =
-            dl_json_val_is_null(v) ? NULL : dl_arena_strndup(&tx->arena, text.ptr, text.len);
-        s = kv[i].key != NULL && (kv[i].value != NULL || dl_json_val_is_null(v))
-                ? DL_OK
-                : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-        i++;
-    }
+    dl_status s = pv_pairs(tx, &doc, raw, out, out_n, err);
     dl_json_doc_destroy(&doc);
     if (s != DL_OK && s != DL_ERR_NOMEM) {
         dl_error_prefix(err, "add '%s': partitionValues", path);
     }
-    *out = kv;
-    *out_n = i;
     return s;
 }
 
