@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from engines import deltalite_read, deltalite_sql, deltars_sql_read, duckdb_read, spark_read
-from test_deltalite_writes import mismatches
+from test_deltalite_writes import mismatches, write_history
 
 # One step per shell run. Files of at most 40 rows, so that statements touch several files and
 # some delete every row of a file (which is then removed, not given a DV).
@@ -40,13 +40,7 @@ DV_HISTORY = [
 def dv_history(tmp_path_factory):
     """deltalite's DV history: (warehouse, table path, last version, rows per version)."""
     warehouse = tmp_path_factory.mktemp("dl_dvs")
-    for step in DV_HISTORY:
-        deltalite_sql(warehouse, step)
-    path = warehouse / "dvt"
-    db = engines.Deltalite(warehouse)
-    last = db.query(f"SELECT max(version) AS v FROM (DESCRIBE HISTORY delta.`{path}`)").column(0)[0].as_py()
-    expected = {v: deltalite_read(db, path, version=v) for v in range(last + 1)}
-    db.close()
+    path, last, expected = write_history(warehouse, DV_HISTORY, "dvt")
     return warehouse, path, last, expected
 
 
