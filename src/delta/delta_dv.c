@@ -209,6 +209,22 @@ dl_delta_dv_add_range(dl_delta_dv *dv, int64_t start, int64_t n, dl_error *err) 
     return status;
 }
 
+dl_status
+dl_delta_dv_union(dl_delta_dv *dv, const dl_delta_dv *other, dl_error *err) {
+    dl_status status = DL_OK;
+    for (size_t i = 0; i < other->n_buckets && status == DL_OK; i++) {
+        const dl_delta_dv_bucket *from = &other->buckets[i];
+        dl_delta_dv_bucket *b = bucket_for(dv, from->key, err);
+        if (b == NULL) {
+            status = DL_ERR_NOMEM;
+            break;
+        }
+        roaring_bitmap_or_inplace(b->bm, from->bm);
+    }
+    recount(dv);
+    return status;
+}
+
 void
 dl_delta_dv_optimize(dl_delta_dv *dv) {
     for (size_t i = 0; i < dv->n_buckets; i++) {

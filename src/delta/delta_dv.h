@@ -180,6 +180,9 @@ DL_NODISCARD dl_status dl_delta_dv_add_rows(dl_delta_dv *dv, const int64_t *rows
 DL_NODISCARD dl_status dl_delta_dv_add_range(dl_delta_dv *dv, int64_t start, int64_t n,
                                              dl_error *err);
 
+/* Adds every row of other to dv (other is unchanged; the two may share no storage). */
+DL_NODISCARD dl_status dl_delta_dv_union(dl_delta_dv *dv, const dl_delta_dv *other, dl_error *err);
+
 /* Re-encodes containers as runs where that is smaller and trims spare capacity: call it once
  * after the last add, before serializing, for the smallest output. */
 void dl_delta_dv_optimize(dl_delta_dv *dv);

@@ -196,6 +196,15 @@ DL_NODISCARD dl_status dl_delta_scan_reader_open(dl_delta_scan *scan, size_t uni
 DL_NODISCARD dl_status dl_delta_scan_reader_next(dl_delta_scan_reader *reader, dl_batch *batch,
                                                  dl_error *err);
 
+/*
+ * The file row number (0-based physical position in the data file, as deletion vectors count
+ * rows) of the last batch's row 0: row k of that batch (before its selection) is file row
+ * first + k. DML statements with deletion vectors learn the positions of the rows they change
+ * from it. -1 before the first batch and for a compacted scan (whose rows are no longer
+ * consecutive).
+ */
+int64_t dl_delta_scan_reader_batch_first_row(const dl_delta_scan_reader *reader);
+
 void dl_delta_scan_reader_free(dl_delta_scan_reader *reader);
 
 /* Every unit in order on this thread: the next batch with at least one live row; false in

@@ -851,6 +851,14 @@ dl_delta_scan_reader_next(dl_delta_scan_reader *reader, dl_batch *batch, dl_erro
     return st;
 }
 
+int64_t
+dl_delta_scan_reader_batch_first_row(const dl_delta_scan_reader *reader) {
+    if (reader->scan->opts.is_compacted || reader->rd == NULL) {
+        return -1;
+    }
+    return dl_pq_reader_batch_first_row(reader->rd);
+}
+
 void
 dl_delta_scan_reader_free(dl_delta_scan_reader *reader) {
     if (!reader) {

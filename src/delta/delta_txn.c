@@ -453,6 +453,103 @@ dl_delta_tx_remove_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file, boo
     return DL_OK;
 }
 
+/* One partition value: key and value copied into the transaction's arena (JSON null: NULL). */
+static dl_status
+pv_pair(dl_delta_tx *tx, dl_str key, dl_json_val v, dl_delta_kv *out, dl_error *err) {
+    out->key = dl_arena_strndup(&tx->arena, key.ptr, key.len);
+    out->value = NULL;
+    DL_CHECK(out->key != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (dl_json_val_is_null(v)) {
+        return DL_OK;
+    }
+    dl_str text = dl_json_val_str(v);
+    out->value = dl_arena_strndup(&tx->arena, text.ptr, text.len);
+    DL_CHECK(out->value != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return DL_OK;
+}
+
+/* The pairs of the partitionValues object parsed into doc. */
+static dl_status
+pv_pairs(dl_delta_tx *tx, dl_json_doc *doc, dl_str raw, dl_delta_kv **out, int32_t *out_n,
+         dl_error *err) {
+    DL_TRY(dl_json_doc_parse(doc, raw.ptr, raw.len, err));
+    dl_json_val root = dl_json_doc_root(doc);
+    dl_delta_kv *kv =
+        dl_arena_alloc_array(&tx->arena, (size_t)dl_json_val_count(root) + 1, sizeof(*kv));
+    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
+    dl_json_iter it = dl_json_val_iter(root);
+    dl_str key;
+    dl_json_val v;
+    int32_t n = 0;
+    while (dl_json_iter_next(&it, &key, &v)) {
+        DL_TRY(pv_pair(tx, key, v, &kv[n++], err));
+    }
+    *out = kv;
+    *out_n = n;
+    return DL_OK;
+}
+
+/* The partitionValues object text of a snapshot file as pairs. */
+static dl_status
+parse_pv(dl_delta_tx *tx, const char *path, dl_str raw, dl_delta_kv **out, int32_t *out_n,
+         dl_error *err) {
+    dl_json_doc doc;
+    dl_json_doc_init(&doc, tx->alloc);
+    dl_status s = pv_pairs(tx, &doc, raw, out, out_n, err);
+    dl_json_doc_destroy(&doc);
+    if (s != DL_OK && s != DL_ERR_NOMEM) {
+        dl_error_prefix(err, "add '%s': partitionValues", path);
+    }
+    return s;
+}
+
+dl_status
+dl_delta_tx_add_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file,
+                              const dl_delta_dv_desc *dv, const char *stats, dl_error *err) {
+    DL_CHECK(tx->snap != NULL && file != NULL, err, DL_ERR_INVALID_ARG,
+             "add: a snapshot file needs a transaction that read a snapshot");
+    const char *path = file->path.ptr; /* NUL-terminated (delta.h) */
+    DL_TRY(check_path("add", path, err));
+    DL_TRY(check_stats(tx, path, stats, err));
+    dl_delta_tx_file *f = dl_delta_tx_vec_push(&tx->arena, &tx->adds, sizeof(*f), err);
+    DL_CHECK(f != NULL, err, DL_ERR_NOMEM, "out of memory staging add '%s'", path);
+    dl_status s = claim_path(tx, &tx->add_paths, "add", path, tx->adds.n - 1, &f->path, err);
+    dl_str raw = file->partition != NULL ? file->partition->raw : dl_str_from_cstr("{}");
+    if (s == DL_OK) {
+        s = parse_pv(tx, path, raw, &f->pv, &f->n_pv, err);
+    }
+    if (s == DL_OK) {
+        f->pv_json = dl_arena_strndup(&tx->arena, raw.ptr, raw.len);
+        s = f->pv_json != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    }
+    if (s == DL_OK && file->tags.len > 0) {
+        f->tags_json = dl_arena_strndup(&tx->arena, file->tags.ptr, file->tags.len);
+        s = f->tags_json != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    }
+    if (s == DL_OK) {
+        s = copy_cstr(tx, "add stats", stats, &f->stats, err);
+    }
+    if (s == DL_OK) {
+        s = copy_dv(tx, path, dv, f, err);
+    }
+    if (s != DL_OK) {
+        if (f->path != NULL) {
+            (void)dl_hmap_remove(&tx->add_paths, dl_str_from_cstr(f->path), NULL);
+        }
+        tx->adds.n--;
+        return s;
+    }
+    f->size = file->size >= 0 ? file->size : 0;
+    f->has_time = true;
+    f->time = file->modification_time;
+    f->data_change = true;
+    f->has_base_row_id = file->base_row_id >= 0;
+    f->base_row_id = file->base_row_id;
+    f->has_drcv = file->default_row_commit_version >= 0;
+    f->drcv = file->default_row_commit_version;
+    return DL_OK;
+}
+
 dl_status
 dl_delta_tx_add_cdc(dl_delta_tx *tx, const char *path, const dl_delta_kv *partition_values,
                     int32_t n_partition_values, int64_t size, const dl_delta_kv *tags,

@@ -261,6 +261,16 @@ DL_NODISCARD dl_status dl_delta_tx_remove(dl_delta_tx *tx, const dl_delta_remove
 DL_NODISCARD dl_status dl_delta_tx_remove_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file,
                                                         bool data_change, dl_error *err);
 
+/*
+ * Adds a live file of the transaction's snapshot back with another deletion vector (dv; NULL
+ * for none) and stats text (NULL for none), as Spark's AddFile.removeRows does with the
+ * remove of the old logical file (dl_delta_tx_remove_snapshot_file): path, partition values,
+ * size, modificationTime, tags and row tracking fields copied, dataChange true.
+ */
+DL_NODISCARD dl_status dl_delta_tx_add_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file,
+                                                     const dl_delta_dv_desc *dv, const char *stats,
+                                                     dl_error *err);
+
 /* Stages a cdc action (a change data file under _change_data/; dataChange is always false). */
 DL_NODISCARD dl_status dl_delta_tx_add_cdc(dl_delta_tx *tx, const char *path,
                                            const dl_delta_kv *partition_values,

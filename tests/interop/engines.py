@@ -233,6 +233,14 @@ def deltars_read(path, version=None):
     return arrow_result(table.to_pyarrow_table())
 
 
+def deltars_sql_read(path, version=None):
+    """delta-rs through its DataFusion engine (QueryBuilder), which applies deletion vectors:
+    DeltaTable.to_pyarrow_table refuses tables with the deletionVectors reader feature."""
+    table = deltalake.DeltaTable(str(path), version=version)
+    reader = deltalake.QueryBuilder().register("t", table).execute("SELECT * FROM t")
+    return arrow_result(pa.table(reader.read_all()))
+
+
 def duckdb_connect():
     """A DuckDB connection with the delta extension loaded from its pip package (never
     downloaded: extension auto-install is off)."""

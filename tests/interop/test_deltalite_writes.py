@@ -65,18 +65,25 @@ HISTORY = [
 ]
 
 
-@pytest.fixture(scope="module")
-def history(tmp_path_factory):
-    """The table after the scripted history: (warehouse, table path, last version)."""
-    warehouse = tmp_path_factory.mktemp("dl_writes")
-    for step in HISTORY:
+def write_history(warehouse, steps, table):
+    """Runs steps in the deltalite shell over warehouse, one run each; returns the table's path,
+    its last version and deltalite's rows at every version."""
+    for step in steps:
         deltalite_sql(warehouse, step)
-    deltalite_sql(warehouse, "CREATE TABLE ctas USING DELTA PARTITIONED BY (p) AS SELECT id, p, d, ts FROM events")
-    path = warehouse / "events"
+    path = warehouse / table
     db = engines.Deltalite(warehouse)
     last = db.query(f"SELECT max(version) AS v FROM (DESCRIBE HISTORY delta.`{path}`)").column(0)[0].as_py()
     expected = {v: deltalite_read(db, path, version=v) for v in range(last + 1)}
     db.close()
+    return path, last, expected
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """The table after the scripted history: (warehouse, table path, last version)."""
+    warehouse = tmp_path_factory.mktemp("dl_writes")
+    path, last, expected = write_history(warehouse, HISTORY, "events")
+    deltalite_sql(warehouse, "CREATE TABLE ctas USING DELTA PARTITIONED BY (p) AS SELECT id, p, d, ts FROM events")
     return warehouse, path, last, expected
 
 

@@ -57,26 +57,47 @@ dl_sql_plan_delta_scan(dl_sql_binder *b, dl_delta_snapshot *snap, const char *na
     return DL_OK;
 }
 
-dl_status
-dl_sql_plan_delta_scan_files(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name,
-                             uint32_t loc, dl_sql_plan **out, dl_error *err) {
-    DL_TRY(dl_sql_plan_delta_scan(b, snap, name, loc, out, err));
-    dl_sql_plan *p = *out;
+/* Appends the hidden columns hidden[0..n_hidden) (DL_SQL_SCAN_FILE_INDEX, ..._ROW_INDEX) to the
+ * scan p. */
+static dl_status
+add_hidden(dl_sql_binder *b, dl_sql_plan *p, const int32_t *hidden, int32_t n_hidden,
+           dl_error *err) {
     int32_t n = p->n_cols;
-    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*fields));
-    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+    dl_type_field *fields = dl_arena_alloc_zero(b->arena, (size_t)(n + n_hidden) * sizeof(*fields));
+    int32_t *cols = dl_arena_alloc_zero(b->arena, (size_t)(n + n_hidden) * sizeof(int32_t));
     DL_CHECK(fields != NULL && cols != NULL, err, DL_ERR_NOMEM, "out of memory planning a scan");
     for (int32_t i = 0; i < n; i++) {
         fields[i] = p->schema->fields[i];
         cols[i] = p->u.scan.columns[i];
     }
-    fields[n] = (dl_type_field){.name = "__dl_file", .type = dl_vec_type_prim(DL_VEC_TYPE_INT)};
-    cols[n] = DL_SQL_SCAN_FILE_INDEX;
-    DL_TRY(dl_vec_type_struct(b->arena, fields, n + 1, &p->schema, err));
-    p->n_cols = n + 1;
+    for (int32_t k = 0; k < n_hidden; k++) {
+        bool is_file = hidden[k] == DL_SQL_SCAN_FILE_INDEX;
+        fields[n + k] =
+            (dl_type_field){.name = is_file ? "__dl_file" : "__dl_row",
+                            .type = dl_vec_type_prim(is_file ? DL_VEC_TYPE_INT : DL_VEC_TYPE_LONG)};
+        cols[n + k] = hidden[k];
+    }
+    DL_TRY(dl_vec_type_struct(b->arena, fields, n + n_hidden, &p->schema, err));
+    p->n_cols = n + n_hidden;
     p->u.scan.columns = cols;
-    p->u.scan.n_columns = n + 1;
+    p->u.scan.n_columns = n + n_hidden;
     return DL_OK;
+}
+
+dl_status
+dl_sql_plan_delta_scan_files(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name,
+                             uint32_t loc, dl_sql_plan **out, dl_error *err) {
+    DL_TRY(dl_sql_plan_delta_scan(b, snap, name, loc, out, err));
+    static const int32_t hidden[] = {DL_SQL_SCAN_FILE_INDEX};
+    return add_hidden(b, *out, hidden, 1, err);
+}
+
+dl_status
+dl_sql_plan_delta_scan_rows(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name,
+                            uint32_t loc, dl_sql_plan **out, dl_error *err) {
+    DL_TRY(dl_sql_plan_delta_scan(b, snap, name, loc, out, err));
+    static const int32_t hidden[] = {DL_SQL_SCAN_FILE_INDEX, DL_SQL_SCAN_ROW_INDEX};
+    return add_hidden(b, *out, hidden, 2, err);
 }
 
 void

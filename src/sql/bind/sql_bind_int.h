@@ -287,6 +287,13 @@ DL_NODISCARD dl_status dl_sql_plan_delta_scan_files(dl_sql_binder *b, dl_delta_s
                                                     const char *name, uint32_t loc,
                                                     dl_sql_plan **out, dl_error *err);
 
+/* As dl_sql_plan_delta_scan_files, with the row's file row number after the file index
+ * (DL_SQL_SCAN_ROW_INDEX, a BIGINT): where a DML statement on a table with deletion vectors
+ * marks the rows it changes. */
+DL_NODISCARD dl_status dl_sql_plan_delta_scan_rows(dl_sql_binder *b, dl_delta_snapshot *snap,
+                                                   const char *name, uint32_t loc,
+                                                   dl_sql_plan **out, dl_error *err);
+
 /* Makes a Delta SCAN read only the live files whose byte in file_set is nonzero (one byte per
  * live file of its snapshot; the set must live as long as the statement) and scales its row
  * estimate to them (so call it once the set is filled). */

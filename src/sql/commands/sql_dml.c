@@ -390,6 +390,9 @@ take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kep
     if (sink->is_match_unique && has_source) {
         DL_TRY(check_unique(sink, row, batch, err)); /* source-only rows have a NULL id */
     }
+    if (sink->marks != NULL && ((sink->mark_mask >> c) & 1u)) {
+        DL_TRY(dl_sql_dml_mark_row(sink->marks, batch, sink->file_col, sink->row_col, row, err));
+    }
     if ((sink->keep_mask >> c) & 1u) {
         sink->sel[(*kept)++] = (uint32_t)row;
     }

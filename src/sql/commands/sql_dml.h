@@ -24,6 +24,7 @@
 #define DL_SQL_SQL_DML_H
 
 #include "base/hmap.h"
+#include "delta/delta_dv_dml.h"
 #include "ops/ops.h"
 #include "sql/bind/sql_bind_int.h"
 
@@ -88,8 +89,14 @@ typedef struct dl_sql_dml_sink {
                               the caller when is_match_unique is set */
     dl_arena *arena;       /* where seen's keys live */
     const char *target;    /* the target's name for messages */
-    int64_t counts[16];    /* rows per code (codes 0..15) */
-    int64_t n_source;      /* rows with a source row */
+    /* Deletion vectors: the target row (INT file_col, BIGINT row_col: the scan's hidden file
+     * and row index) of every row whose code is in mark_mask is marked in marks (NULL: none). */
+    dl_delta_dv_marks *marks;
+    int32_t file_col;
+    int32_t row_col;
+    uint32_t mark_mask;
+    int64_t counts[16]; /* rows per code (codes 0..15) */
+    int64_t n_source;   /* rows with a source row */
     uint32_t sel[DL_BATCH_CAPACITY];
 } dl_sql_dml_sink;
 
@@ -114,6 +121,28 @@ DL_NODISCARD dl_status dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sq
 /* Stages a remove of every live file of t's snapshot; *out_files / *out_bytes what they were. */
 DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx,
                                              int64_t *out_files, int64_t *out_bytes, dl_error *err);
+
+/* ---- deletion vectors (sql_dml_dv.c) ----------------------------------------------------------
+ */
+
+/* Whether DELETE, UPDATE and MERGE on t mark rows in deletion vectors instead of rewriting
+ * files: delta.enableDeletionVectors is true and the protocol has the deletionVectors feature. */
+bool dl_sql_dml_uses_dvs(const dl_sql_dml_target *t);
+
+/* Marks for t's snapshot, freed with the statement. */
+DL_NODISCARD dl_status dl_sql_dml_marks_new(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                            dl_delta_dv_marks **out, dl_error *err);
+
+/* Marks the target row of batch row `row`: its file (INT column file_col) and file row number
+ * (BIGINT column row_col); a row without a file (NULL: no target row) is passed over. */
+DL_NODISCARD dl_status dl_sql_dml_mark_row(dl_delta_dv_marks *marks, const dl_batch *batch,
+                                           int32_t file_col, int32_t row_col, int64_t row,
+                                           dl_error *err);
+
+/* Stages the marks in tx (dl_delta_dv_marks_stage), errors naming the table. */
+DL_NODISCARD dl_status dl_sql_dml_marks_stage(const dl_sql_dml_target *t, dl_delta_tx *tx,
+                                              dl_delta_dv_marks *marks,
+                                              dl_delta_dv_marks_result *out, dl_error *err);
 
 /* ---- schemas (sql_dml_schema.c) ---- */
 
@@ -263,10 +292,18 @@ DL_NODISCARD dl_status dl_sql_dml_files_find(dl_sql_binder *b, dl_sql_plan *plan
                                              int32_t present_col, dl_sql_dml_files *files,
                                              dl_error *err);
 
-/* Stages a remove of every touched file; *out_files / *out_bytes what they were. */
+/* Files a statement removed: how many, their bytes, and how many had a deletion vector
+ * (Spark's numDeletionVectorsRemoved counts those too). */
+typedef struct dl_sql_dml_removed {
+    int64_t n_files;
+    int64_t n_bytes;
+    int64_t n_dvs;
+} dl_sql_dml_removed;
+
+/* Stages a remove of every touched file; *out what they were. */
 DL_NODISCARD dl_status dl_sql_dml_files_remove(const dl_sql_dml_target *t, dl_delta_tx *tx,
-                                               const dl_sql_dml_files *files, int64_t *out_files,
-                                               int64_t *out_bytes, dl_error *err);
+                                               const dl_sql_dml_files *files,
+                                               dl_sql_dml_removed *out, dl_error *err);
 
 /* Records in tx what the statement read: every candidate file, and the partitions its
  * conjuncts `p = constant` / `p IN (constants)` allow (sql_dml_files.c). */

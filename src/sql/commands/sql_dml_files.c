@@ -198,17 +198,17 @@ dl_sql_dml_files_find(dl_sql_binder *b, dl_sql_plan *plan, int32_t file_col, int
 
 dl_status
 dl_sql_dml_files_remove(const dl_sql_dml_target *t, dl_delta_tx *tx, const dl_sql_dml_files *files,
-                        int64_t *out_files, int64_t *out_bytes, dl_error *err) {
-    *out_files = 0;
-    *out_bytes = 0;
+                        dl_sql_dml_removed *out, dl_error *err) {
+    *out = (dl_sql_dml_removed){0};
     for (size_t i = 0; i < files->n_files; i++) {
         if (files->touched[i] == 0) {
             continue;
         }
         const dl_delta_file *f = dl_delta_snapshot_file(t->snap, i);
         DL_TRY(dl_delta_tx_remove_snapshot_file(tx, f, true, err));
-        *out_files += 1;
-        *out_bytes += f->size > 0 ? f->size : 0;
+        out->n_files += 1;
+        out->n_bytes += f->size > 0 ? f->size : 0;
+        out->n_dvs += f->dv != NULL ? 1 : 0;
     }
     return DL_OK;
 }

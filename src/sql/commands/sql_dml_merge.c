@@ -55,7 +55,15 @@
  * numSourceRows, numTargetRowsInserted / Updated / Deleted / Copied, numTargetRowsMatchedUpdated /
  * MatchedDeleted, numTargetRowsNotMatchedBySource Updated / Deleted, numOutputRows,
  * numTargetFilesAdded / Removed, numTargetBytesAdded / Removed, numTargetChangeFilesAdded,
- * executionTimeMs, scanTimeMs, rewriteTimeMs.
+ * executionTimeMs, scanTimeMs, rewriteTimeMs, numTargetDeletionVectorsAdded / Removed /
+ * Updated.
+ *
+ * Deletion vectors (delta.enableDeletionVectors, sql_dml_dv.c), as Spark's MERGE with them:
+ * in pass 2 each target row also carries its file and file row number (the scan's hidden
+ * columns); rows on which an UPDATE or DELETE clause fires are marked in their files'
+ * deletion vectors, only updated and inserted rows are written, unchanged rows are not copied
+ * (numTargetRowsCopied 0), and the touched files are replaced by themselves with larger DVs
+ * (or removed when every row goes: delta/delta_dv_dml.h).
  */
 #include <string.h>
 
@@ -78,6 +86,9 @@ typedef struct merge {
     int32_t m;               /* source columns */
     int32_t t_mark;          /* join column: target marker */
     int32_t t_id;            /* join column: the target row's file (finding) or uuid (rewriting) */
+    int32_t t_pos;           /* deletion vectors, rewriting: join column of the row's file, then
+                                its file row number (-1 otherwise) */
+    bool is_dv;              /* rows are marked in deletion vectors, not files rewritten */
     int32_t s_mark;          /* join column: source marker */
     int32_t width;           /* join columns */
     dl_sql_plan *tscan;      /* the target's scan */
@@ -96,14 +107,27 @@ typedef enum row_id {
     ROW_ID_FILE,
 } row_id;
 
+/* Sets exprs[at], names[at] and the next to the row's file and file row number: columns n and
+ * n + 1 (the scan's hidden columns, or where a join put them). */
+static dl_status
+position_columns(dl_sql_binder *b, int32_t n, dl_sql_bexpr **exprs, const char **names, int32_t at,
+                 dl_error *err) {
+    exprs[at] = dl_sql_bexpr_column(b->arena, n, dl_vec_type_prim(DL_VEC_TYPE_INT));
+    exprs[at + 1] = dl_sql_bexpr_column(b->arena, n + 1, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    names[at] = "__dl_file";
+    names[at + 1] = "__dl_row";
+    DL_CHECK(exprs[at] != NULL && exprs[at + 1] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return DL_OK;
+}
+
 /* plan's first n columns plus a non-NULL BIGINT marker and the row's id: a random uuid() per
  * row (the target row's identity, for the multiple-match check) or its file (plan column n,
- * a scan's file index). */
+ * a scan's file index); with_position (a uuid id) then the row's file and file row number. */
 static dl_status
-with_marker(dl_sql_binder *b, dl_sql_plan *plan, int32_t n, row_id id, dl_sql_plan **out,
-            dl_error *err) {
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(dl_sql_bexpr *));
-    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(const char *));
+with_marker(dl_sql_binder *b, dl_sql_plan *plan, int32_t n, row_id id, bool with_position,
+            dl_sql_plan **out, dl_error *err) {
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 5) * sizeof(dl_sql_bexpr *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 5) * sizeof(const char *));
     DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n; i++) {
         exprs[i] = dl_sql_bexpr_column(b->arena, i, plan->schema->fields[i].type);
@@ -126,7 +150,10 @@ with_marker(dl_sql_binder *b, dl_sql_plan *plan, int32_t n, row_id id, dl_sql_pl
     DL_CHECK(uuid != NULL, err, DL_ERR_INTERNAL, "the uuid function is not registered");
     DL_TRY(dl_sql_binder_call(b, uuid, "uuid", NULL, 0, plan->loc, &exprs[n + 1], err));
     names[n + 1] = "__dl_row_id";
-    return dl_sql_plan_project(b, plan, exprs, names, n + 2, out, err);
+    if (with_position) {
+        DL_TRY(position_columns(b, n, exprs, names, n + 2, err));
+    }
+    return dl_sql_plan_project(b, plan, exprs, names, n + (with_position ? 4 : 2), out, err);
 }
 
 static bool
@@ -157,8 +184,11 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     const dl_sql_stmt *stmt = mg->stmt;
     const dl_sql_name *name = &stmt->u.merge.target;
     dl_sql_rel trel = {0};
-    DL_TRY(dl_sql_plan_delta_scan_files(b, dl_delta_snapshot_ref(mg->t.snap), mg->t.display,
-                                        stmt->loc, &mg->tscan, err));
+    bool with_position = mg->is_dv && type == DL_SQL_JOIN_T_FULL;
+    dl_delta_snapshot *snap = dl_delta_snapshot_ref(mg->t.snap);
+    DL_TRY(with_position
+               ? dl_sql_plan_delta_scan_rows(b, snap, mg->t.display, stmt->loc, &mg->tscan, err)
+               : dl_sql_plan_delta_scan_files(b, snap, mg->t.display, stmt->loc, &mg->tscan, err));
     trel.plan = mg->tscan;
     const char *qual =
         stmt->u.merge.has_alias
@@ -169,17 +199,18 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     DL_TRY(dl_sql_scope_of(b, trel.plan, qual, &trel.scope, err));
     trel.scope.n = mg->n; /* the file index has no name */
     row_id id = type == DL_SQL_JOIN_T_FULL ? ROW_ID_UUID : ROW_ID_FILE;
-    DL_TRY(with_marker(b, trel.plan, mg->n, id, &trel.plan, err));
+    DL_TRY(with_marker(b, trel.plan, mg->n, id, with_position, &trel.plan, err));
     dl_sql_rel srel = {0};
     DL_TRY(dl_sql_binder_tref(b, stmt->u.merge.source, NULL, &srel, err));
     mg->m = srel.plan->n_cols;
-    DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, &srel.plan, err));
+    DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, false, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
     mg->target = (dl_sql_scope){.cols = mg->scope.cols, .n = trel.scope.n};
     mg->t_mark = mg->n;
     mg->t_id = mg->n + 1;
-    mg->s_mark = mg->n + 2 + mg->m;
+    mg->t_pos = with_position ? mg->n + 2 : -1;
+    mg->s_mark = mg->n + (with_position ? 4 : 2) + mg->m;
     mg->width = mg->s_mark + 1;
     DL_TRY(dl_sql_join_plan(b, trel.plan, srel.plan, type, stmt->loc, &mg->plan, err));
     dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "ON"};
@@ -532,8 +563,8 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     DL_TRY(dl_sql_plan_project(b, mg->plan, first, names1, mg->width + 1, &mg->plan, err));
     /* Second: the written columns, the code, the source marker and the target row's id. */
     int32_t n = mg->n_out;
-    dl_sql_bexpr **second = dl_arena_alloc_zero(b->arena, (size_t)(n + 4) * sizeof(dl_sql_bexpr *));
-    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(n + 4) * sizeof(char *));
+    dl_sql_bexpr **second = dl_arena_alloc_zero(b->arena, (size_t)(n + 6) * sizeof(dl_sql_bexpr *));
+    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(n + 6) * sizeof(char *));
     DL_CHECK(second != NULL && names2 != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t c = 0; c < n; c++) {
         DL_TRY(column_expr(b, mg, vals, c, &second[c], err));
@@ -548,7 +579,11 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     names2[n] = "__dl_action";
     names2[n + 1] = "__dl_source";
     names2[n + 2] = "__dl_row_id";
-    return dl_sql_plan_project(b, mg->plan, second, names2, n + 3, &mg->plan, err);
+    if (mg->t_pos < 0) {
+        return dl_sql_plan_project(b, mg->plan, second, names2, n + 3, &mg->plan, err);
+    }
+    DL_TRY(position_columns(b, mg->t_pos, second, names2, n + 3, err));
+    return dl_sql_plan_project(b, mg->plan, second, names2, n + 5, &mg->plan, err);
 }
 
 /* ---- schema evolution -------------------------------------------------------------------- */
@@ -659,6 +694,18 @@ is_match_unique(const merge *mg) {
     return !is_insert_only(mg) && !(n_matched == 1 && is_plain_delete);
 }
 
+/* The codes of the clauses that change or delete a target row (all but NOT MATCHED ones). */
+static uint32_t
+target_clause_mask(const merge *mg) {
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
+            mask |= 1u << (i + 1);
+        }
+    }
+    return mask;
+}
+
 /*
  * Pass 1: the candidates joined with the source (INNER; LEFT when NOT MATCHED BY SOURCE
  * clauses may fire on unmatched rows), and the file of every row on which a MATCHED or NOT
@@ -680,12 +727,7 @@ find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
     const char *names[3] = {"__dl_file", "__dl_source", "__dl_action"};
     dl_sql_plan *plan = NULL;
     DL_TRY(dl_sql_plan_project(b, mg->plan, exprs, names, 3, &plan, err));
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
-        if (mg->stmt->u.merge.clauses[i].match != DL_SQL_MERGE_NOT_MATCHED) {
-            mask |= 1u << (i + 1);
-        }
-    }
+    uint32_t mask = target_clause_mask(mg);
     /* Every matched row's file too when the MERGE inserts (pass 2 must see the match) or when
      * a target row may meet one source row only (pass 2 checks every match). */
     int32_t present = has_clause(mg, DL_SQL_MERGE_NOT_MATCHED) || is_match_unique(mg) ? 1 : -1;
@@ -781,44 +823,63 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     tally t = count_actions(mg, sink);
     bool is_changed = t.updated + t.deleted + t.inserted > 0;
     bool is_rewrite = is_changed && mg->files.n_touched > 0;
-    int64_t n_removed = 0;
-    int64_t removed_bytes = 0;
-    if (is_rewrite) {
-        DL_TRY(dl_sql_dml_files_remove(&mg->t, tx, &mg->files, &n_removed, &removed_bytes, err));
+    dl_sql_dml_removed rm = {0};
+    dl_delta_dv_marks_result dv = {0};
+    if (is_rewrite && sink->marks != NULL) {
+        DL_TRY(dl_sql_dml_marks_stage(&mg->t, tx, sink->marks, &dv, err));
+        rm = (dl_sql_dml_removed){
+            .n_files = dv.n_files_removed, .n_bytes = dv.removed_bytes, .n_dvs = dv.n_dvs_removed};
+    } else if (is_rewrite) {
+        DL_TRY(dl_sql_dml_files_remove(&mg->t, tx, &mg->files, &rm, err));
     }
     if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     }
     int64_t elapsed = dl_sql_dml_clock_ms() - mg->start_ms;
+    bool is_copying = is_rewrite && sink->marks == NULL;
     dl_sql_dml_metric metrics[] = {
-        {"numTargetRowsCopied", is_rewrite ? sink->counts[0] : 0},
+        {"numTargetRowsCopied", is_copying ? sink->counts[0] : 0},
         {"numTargetRowsDeleted", t.deleted},
         {"numTargetFilesAdded", is_changed ? (int64_t)dl_ops_writer_file_count(w) : 0},
         {"numTargetBytesAdded", is_changed ? dl_ops_writer_bytes(w) : 0},
-        {"numTargetBytesRemoved", removed_bytes},
-        {"numTargetDeletionVectorsAdded", 0},
+        {"numTargetBytesRemoved", rm.n_bytes},
+        {"numTargetDeletionVectorsAdded", dv.n_dvs_added},
         {"numTargetRowsMatchedUpdated", t.matched_updated},
         {"executionTimeMs", elapsed},
         {"numTargetRowsInserted", t.inserted},
         {"numTargetRowsMatchedDeleted", t.matched_deleted},
-        {"numTargetDeletionVectorsUpdated", 0},
+        {"numTargetDeletionVectorsUpdated", dv.n_dvs_updated},
         {"scanTimeMs", mg->scan_ms},
         {"numTargetRowsUpdated", t.updated},
         {"numOutputRows", is_changed ? dl_ops_writer_rows(w) : 0},
-        {"numTargetDeletionVectorsRemoved", 0},
+        {"numTargetDeletionVectorsRemoved", rm.n_dvs},
         {"numTargetRowsNotMatchedBySourceUpdated", t.nmbs_updated},
         {"numTargetChangeFilesAdded", 0},
         {"numSourceRows", sink->n_source},
-        {"numTargetFilesRemoved", n_removed},
+        {"numTargetFilesRemoved", rm.n_files},
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
         {"rewriteTimeMs", elapsed - mg->scan_ms},
     };
     return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
 
+/* A sink's deletion vector fields: the target rows of the clauses that change them marked. */
+static dl_status
+sink_marks(dl_sql_binder *b, merge *mg, dl_sql_dml_sink *sink, dl_error *err) {
+    if (mg->t_pos < 0) {
+        return DL_OK;
+    }
+    DL_TRY(dl_sql_dml_marks_new(b, &mg->t, &sink->marks, err));
+    sink->file_col = mg->n_out + 3;
+    sink->row_col = mg->n_out + 4;
+    sink->mark_mask = target_clause_mask(mg);
+    return DL_OK;
+}
+
 static dl_status
 run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
-    uint32_t keep = is_insert_only(mg) ? 0u : 1u;
+    /* Unchanged target rows (code 0) are copied back, except with deletion vectors. */
+    uint32_t keep = is_insert_only(mg) || mg->t_pos >= 0 ? 0u : 1u;
     for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
         if (mg->stmt->u.merge.clauses[i].action != DL_SQL_MERGE_DELETE) {
             keep |= 1u << (i + 1);
@@ -844,6 +905,9 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
                             .arena = b->arena,
                             .target = mg->t.display};
     dl_hmap_init(&sink.seen, b->exec->alloc);
+    if (s == DL_OK) {
+        s = sink_marks(b, mg, &sink, err);
+    }
     if (s == DL_OK) {
         s = dl_sql_dml_run(b, mg->plan, &sink, err);
     }
@@ -874,6 +938,7 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     mg->start_ms = dl_sql_dml_clock_ms();
     DL_TRY(dl_sql_dml_open(b, &stmt->u.merge.target, stmt->loc, &mg->t, err));
     mg->n = mg->t.schema->n_fields;
+    mg->is_dv = dl_sql_dml_uses_dvs(&mg->t);
     mg->out = mg->t.schema;
     mg->n_out = mg->n;
     if (!is_insert_only(mg)) {

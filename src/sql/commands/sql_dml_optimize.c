@@ -37,6 +37,13 @@
  * p75FileSize, maxFileSize (of the added files), numDeletionVectorsRemoved,
  * numDeletionVectorRowsRemoved, numDeletionVectorBytesRemoved.
  *
+ * REORG TABLE t [WHERE partition_condition] APPLY (PURGE) is the same statement with
+ * is_purge, as Spark's REORG with DeletionVectorsPurge: the candidates are the files in scope
+ * that have a deletion vector, whatever their size; each bin is rewritten without its deleted
+ * rows (a bin of one such file too). commitInfo: REORG with operationParameters predicate and
+ * applyPurge (true), OPTIMIZE's metrics. Without any deletion vector in scope nothing is
+ * committed.
+ *
  * The result is Spark's: one row, `path` (the table's location) and `metrics`, a struct of
  * OptimizeMetrics' fields with Spark's types (see metrics_type), less clusteringStats and
  * autoCompactParallelismStats, which are always null here.
@@ -112,6 +119,12 @@ non_partition_ref(const dl_sql_dml_target *t, const dl_sql_bexpr *e) {
     return NULL;
 }
 
+/* The statement's name in messages. */
+static const char *
+op_name(const optimize *o) {
+    return o->stmt->u.optimize.is_purge ? "REORG" : "OPTIMIZE";
+}
+
 static dl_status
 fail_non_partition(optimize *o, const dl_sql_bexpr *col, dl_error *err) {
     char list[512] = "";
@@ -122,10 +135,10 @@ fail_non_partition(optimize *o, const dl_sql_bexpr *col, dl_error *err) {
         used += n > 0 ? (size_t)n : 0;
     }
     DL_SQL_BIND_FAIL(o->b, col->loc, DL_ERR_SQL_BIND, err,
-                     "[DELTA_NON_PARTITION_COLUMN_REFERENCE] OPTIMIZE %s: the predicate references "
+                     "[DELTA_NON_PARTITION_COLUMN_REFERENCE] %s %s: the predicate references "
                      "non-partition column '%s'. Only the partition columns may be referenced: "
                      "[%s]",
-                     o->t.display, o->t.schema->fields[col->index].name, list);
+                     op_name(o), o->t.display, o->t.schema->fields[col->index].name, list);
 }
 
 /* Binds WHERE over the table's columns; it may name partition columns only. */
@@ -141,9 +154,9 @@ bind_where(optimize *o, const dl_sql_expr *where, dl_error *err) {
     DL_TRY(dl_sql_binder_cond(&cx, where, &o->cond, err));
     if (dl_sql_bexpr_has_subquery(o->cond)) {
         DL_SQL_BIND_FAIL(b, where->loc, DL_ERR_SQL_BIND, err,
-                         "[DELTA_UNSUPPORTED_SUBQUERY_IN_PARTITION_PREDICATES] OPTIMIZE %s: "
+                         "[DELTA_UNSUPPORTED_SUBQUERY_IN_PARTITION_PREDICATES] %s %s: "
                          "subqueries are not supported in the partition predicate",
-                         o->t.display);
+                         op_name(o), o->t.display);
     }
     const dl_sql_bexpr *bad = non_partition_ref(&o->t, o->cond);
     if (bad != NULL) {
@@ -207,6 +220,9 @@ append_file_row(optimize *o, const int32_t *pidx, size_t u, dl_batch *batch, dl_
 /* Whether f is worth rewriting: small, or with many rows deleted (Spark's rule). */
 static bool
 is_candidate(const optimize *o, const dl_delta_file *f, dl_delta_stats_reader *rd) {
+    if (o->stmt->u.optimize.is_purge) {
+        return f->dv != NULL && f->dv->cardinality > 0; /* REORG ... APPLY (PURGE) */
+    }
     if (f->size < o->min_file_size) {
         return true;
     }
@@ -498,11 +514,16 @@ stage_metrics(const optimize *o, dl_delta_tx *tx, dl_error *err) {
 static dl_status
 stage(optimize *o, dl_delta_tx *tx, dl_error *err) {
     dl_sql_binder *b = o->b;
-    dl_delta_tx_set_operation(tx, DL_DELTA_OP_OPTIMIZE);
+    bool is_purge = o->stmt->u.optimize.is_purge;
+    dl_delta_tx_set_operation(tx, is_purge ? DL_DELTA_OP_REORG : DL_DELTA_OP_OPTIMIZE);
     DL_TRY(dl_sql_dml_param_array(b, tx, "predicate", &o->predicate, o->predicate != NULL, err));
-    DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", NULL, 0, err));
-    DL_TRY(dl_sql_dml_param_array(b, tx, "clusterBy", NULL, 0, err));
-    DL_TRY(dl_delta_tx_param_json(tx, "auto", "false", err));
+    if (is_purge) {
+        DL_TRY(dl_delta_tx_param_json(tx, "applyPurge", "true", err));
+    } else {
+        DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", NULL, 0, err));
+        DL_TRY(dl_sql_dml_param_array(b, tx, "clusterBy", NULL, 0, err));
+        DL_TRY(dl_delta_tx_param_json(tx, "auto", "false", err));
+    }
     for (int32_t i = 0; i < o->n_bins; i++) {
         DL_TRY(dl_ops_writer_stage(o->bins[i].writer, tx, false, err));
         for (int32_t k = 0; k < o->bins[i].n_files; k++) {
@@ -529,7 +550,7 @@ commit(optimize *o, dl_error *err) {
     }
     dl_delta_tx_free(tx);
     if (s != DL_OK) {
-        dl_error_prefix(err, "OPTIMIZE %s: ", o->t.display);
+        dl_error_prefix(err, "%s %s: ", op_name(o), o->t.display);
         discard_bins(o);
         return s;
     }

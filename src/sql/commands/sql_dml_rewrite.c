@@ -29,11 +29,19 @@
  * the partitions the condition's `p = constant` / `p IN (constants)` conjuncts allow
  * (sql_dml_files.c).
  *
+ * Deletion vectors (delta.enableDeletionVectors, sql_dml_dv.c), as Spark's
+ * DMLWithDeletionVectorsHelper: the candidates are read once and the matching rows marked in
+ * their files' deletion vectors (the Delta reader's first row of each batch, or with
+ * subqueries the scan's hidden row index, says where they are); UPDATE writes the new versions
+ * of the matching rows, and only those, to new files. No file is read again or copied; a file
+ * whose every row matches is removed (delta/delta_dv_dml.h). The metadata-only DELETE of
+ * whole partitions stays as it is.
+ *
  * commitInfo as Spark: DELETE with operationParameters predicate (a JSON array of the
  * condition's SQL) and operationMetrics numRemovedFiles, numRemovedBytes, numCopiedRows,
- * numDeletionVectorsAdded/Removed, numAddedChangeFiles, executionTimeMs, numDeletedRows,
- * scanTimeMs, numAddedFiles, numAddedBytes, rewriteTimeMs; UPDATE the same with
- * numUpdatedRows instead of numDeletedRows.
+ * numDeletionVectorsAdded/Removed/Updated, numAddedChangeFiles, executionTimeMs,
+ * numDeletedRows, scanTimeMs, numAddedFiles, numAddedBytes, rewriteTimeMs; UPDATE the same
+ * with numUpdatedRows instead of numDeletedRows.
  */
 #include <string.h>
 
@@ -54,6 +62,8 @@ typedef struct rewrite {
     dl_sql_bexpr *cond;       /* WHERE, or NULL (every row matches) */
     const dl_sql_expr *where; /* its SQL, bound again for every use (plans are trees) */
     bool is_shared;           /* cond has subqueries: planned once per plan, then shared */
+    bool is_dv;               /* rows are marked in deletion vectors, not files rewritten */
+    dl_delta_dv_marks *marks; /* is_dv: the rows deleted or replaced */
     const char *predicate;
     uint32_t loc;
     int64_t start_ms;
@@ -67,8 +77,10 @@ typedef struct rewrite {
  */
 static dl_status
 plan_rows(dl_sql_binder *b, rewrite *rw, dl_error *err) {
-    DL_TRY(dl_sql_plan_delta_scan_files(b, dl_delta_snapshot_ref(rw->t.snap), rw->t.display,
-                                        rw->loc, &rw->scan, err));
+    dl_delta_snapshot *snap = dl_delta_snapshot_ref(rw->t.snap);
+    DL_TRY(rw->is_dv
+               ? dl_sql_plan_delta_scan_rows(b, snap, rw->t.display, rw->loc, &rw->scan, err)
+               : dl_sql_plan_delta_scan_files(b, snap, rw->t.display, rw->loc, &rw->scan, err));
     rw->plan = rw->scan;
     DL_TRY(dl_sql_scope_of(b, rw->plan, rw->qual, &rw->scope, err));
     rw->scope.n = rw->t.schema->n_fields;
@@ -96,6 +108,10 @@ open_rewrite(dl_sql_binder *b, const dl_sql_name *name, bool has_alias, const dl
     rw->start_ms = dl_sql_dml_clock_ms();
     rw->loc = loc;
     DL_TRY(dl_sql_dml_open(b, name, loc, &rw->t, err));
+    rw->is_dv = dl_sql_dml_uses_dvs(&rw->t);
+    if (rw->is_dv) {
+        DL_TRY(dl_sql_dml_marks_new(b, &rw->t, &rw->marks, err));
+    }
     rw->qual = has_alias ? dl_arena_strndup(b->arena, alias->name.ptr, alias->name.len)
                          : name->parts[name->n_parts - 1].name.ptr;
     DL_CHECK(rw->qual != NULL, err, DL_ERR_NOMEM, "out of memory");
@@ -130,19 +146,29 @@ code_expr(dl_sql_binder *b, rewrite *rw, uint32_t loc, dl_sql_bexpr **out, dl_er
     return dl_sql_binder_make_case(b, &cond, &one, 1, zero, loc, out, err);
 }
 
-/* Projects the table's columns (exprs[0..n)) and the code. */
+/* Projects the table's columns (exprs[0..n)) and the code; with deletion vectors also each
+ * row's file and file row number (the scan's hidden columns n and n + 1). exprs has room for
+ * n + 3. */
 static dl_status
 project_with_code(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, uint32_t loc,
                   dl_error *err) {
     int32_t n = rw->t.schema->n_fields;
-    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(const char *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(const char *));
     DL_CHECK(names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n; i++) {
         names[i] = rw->t.schema->fields[i].name;
     }
     names[n] = "__dl_action";
     DL_TRY(code_expr(b, rw, loc, &exprs[n], err));
-    return dl_sql_plan_project(b, rw->plan, exprs, names, n + 1, &rw->plan, err);
+    if (!rw->is_dv) {
+        return dl_sql_plan_project(b, rw->plan, exprs, names, n + 1, &rw->plan, err);
+    }
+    names[n + 1] = "__dl_file";
+    names[n + 2] = "__dl_row";
+    exprs[n + 1] = dl_sql_bexpr_column(b->arena, n, dl_vec_type_prim(DL_VEC_TYPE_INT));
+    exprs[n + 2] = dl_sql_bexpr_column(b->arena, n + 1, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    DL_CHECK(exprs[n + 1] != NULL && exprs[n + 2] != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_plan_project(b, rw->plan, exprs, names, n + 3, &rw->plan, err);
 }
 
 /* operationParameters.predicate: a JSON array of the condition's SQL ([] without one). */
@@ -151,32 +177,65 @@ param_predicate(dl_sql_binder *b, dl_delta_tx *tx, const char *predicate, dl_err
     return dl_sql_dml_param_array(b, tx, "predicate", &predicate, predicate != NULL ? 1 : 0, err);
 }
 
+/* What a DELETE or UPDATE did, for its operationMetrics. */
+typedef struct tally {
+    int64_t n_matched, n_copied, rewrite_ms;
+    dl_sql_dml_removed removed; /* files removed (copy-on-write, or every row deleted) */
+    int64_t dvs_added, dvs_updated;
+} tally;
+
+/* The operation, its predicate, what it read, and operationMetrics as Spark writes them. */
 static dl_status
-stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
-              const dl_sql_dml_sink *sink, bool is_update, dl_error *err) {
+stage_commit_info(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w, const tally *c,
+                  bool is_update, dl_error *err) {
     dl_delta_tx_set_operation(tx, is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
     DL_TRY(param_predicate(b, tx, rw->predicate, err));
     DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
-    int64_t n_removed = 0;
-    int64_t removed_bytes = 0;
-    DL_TRY(dl_sql_dml_files_remove(&rw->t, tx, &rw->files, &n_removed, &removed_bytes, err));
-    DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t elapsed = dl_sql_dml_clock_ms() - rw->start_ms;
     dl_sql_dml_metric metrics[] = {
-        {"numRemovedFiles", n_removed},
-        {"numRemovedBytes", removed_bytes},
-        {"numCopiedRows", sink->counts[CODE_COPY]},
-        {"numDeletionVectorsAdded", 0},
-        {"numDeletionVectorsRemoved", 0},
+        {"numRemovedFiles", c->removed.n_files},
+        {"numRemovedBytes", c->removed.n_bytes},
+        {"numCopiedRows", c->n_copied},
+        {"numDeletionVectorsAdded", c->dvs_added},
+        {"numDeletionVectorsRemoved", c->removed.n_dvs},
+        {"numDeletionVectorsUpdated", c->dvs_updated},
         {"numAddedChangeFiles", 0},
-        {"executionTimeMs", elapsed},
-        {is_update ? "numUpdatedRows" : "numDeletedRows", sink->counts[CODE_MATCHED]},
+        {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
+        {is_update ? "numUpdatedRows" : "numDeletedRows", c->n_matched},
         {"scanTimeMs", rw->scan_ms},
         {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
         {"numAddedBytes", dl_ops_writer_bytes(w)},
-        {"rewriteTimeMs", elapsed - rw->scan_ms},
+        {"rewriteTimeMs", c->rewrite_ms},
     };
     return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
+}
+
+/* With deletion vectors: the marks staged (files replaced or removed), then the new files. */
+static dl_status
+stage_marks(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w, tally *c,
+            bool is_update, dl_error *err) {
+    dl_delta_dv_marks_result r;
+    DL_TRY(dl_sql_dml_marks_stage(&rw->t, tx, rw->marks, &r, err));
+    DL_TRY(dl_ops_writer_stage(w, tx, false, err));
+    c->removed = (dl_sql_dml_removed){
+        .n_files = r.n_files_removed, .n_bytes = r.removed_bytes, .n_dvs = r.n_dvs_removed};
+    c->dvs_added = r.n_dvs_added;
+    c->dvs_updated = r.n_dvs_updated;
+    c->rewrite_ms = dl_sql_dml_clock_ms() - rw->start_ms - rw->scan_ms;
+    return stage_commit_info(b, rw, tx, w, c, is_update, err);
+}
+
+static dl_status
+stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
+              const dl_sql_dml_sink *sink, bool is_update, dl_error *err) {
+    tally c = {.n_matched = sink->counts[CODE_MATCHED]};
+    if (rw->is_dv) {
+        return stage_marks(b, rw, tx, w, &c, is_update, err);
+    }
+    c.n_copied = sink->counts[CODE_COPY];
+    DL_TRY(dl_sql_dml_files_remove(&rw->t, tx, &rw->files, &c.removed, err));
+    DL_TRY(dl_ops_writer_stage(w, tx, false, err));
+    c.rewrite_ms = dl_sql_dml_clock_ms() - rw->start_ms - rw->scan_ms;
+    return stage_commit_info(b, rw, tx, w, &c, is_update, err);
 }
 
 /* Runs the planned rewrite and commits it when a row matched. */
@@ -186,11 +245,16 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
     DL_TRY(dl_delta_tx_begin(rw->t.table, rw->t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
     dl_status s = dl_sql_dml_writer(b, &rw->t, tx, &w, err);
+    int32_t n = rw->t.schema->n_fields;
     dl_sql_dml_sink sink = {.writer = w,
                             .schema = rw->t.schema,
-                            .code_col = rw->t.schema->n_fields,
+                            .code_col = n,
                             .keep_mask = keep_mask,
-                            .source_col = -1};
+                            .source_col = -1,
+                            .marks = rw->marks,
+                            .file_col = n + 1,
+                            .row_col = n + 2,
+                            .mark_mask = 1u << CODE_MATCHED};
     if (s == DL_OK) {
         s = dl_sql_dml_run(b, rw->plan, &sink, err);
     }
@@ -278,6 +342,11 @@ typedef struct pruned {
     dl_batch *batch;
     int64_t n_matched; /* pass 1: rows matching the condition */
     int64_t n_copied;  /* pass 2: rows written back unchanged */
+    /* Deletion vectors: pass 1 marks the matching rows (rw->marks) and, for UPDATE, writes
+     * their new versions to writer (outs: scratch for the new values); there is no pass 2. */
+    dl_ops_writer *writer;
+    dl_vector **outs;
+    int64_t rows[DL_BATCH_CAPACITY];
 } pruned;
 
 static void
@@ -301,8 +370,24 @@ plan_candidates(pruned *pr, dl_error *err) {
                             &pr->batch, err);
 }
 
+static dl_status write_updated(pruned *pr, dl_ops_writer *w, dl_vector **outs, dl_error *err);
+
+/* Deletion vectors: marks the batch's rows (read by rd from unit u) and, for UPDATE, writes
+ * their new versions. */
+static dl_status
+mark_batch(pruned *pr, const dl_delta_scan_reader *rd, size_t u, dl_error *err) {
+    int64_t first = dl_delta_scan_reader_batch_first_row(rd);
+    DL_CHECK(first >= 0, err, DL_ERR_INTERNAL, "a batch without its file row numbers");
+    for (int64_t k = 0; k < pr->batch->count; k++) {
+        pr->rows[k] = first + dl_vec_batch_row(pr->batch, k);
+    }
+    DL_TRY(dl_delta_dv_marks_add(pr->rw->marks, dl_delta_scan_unit_file_index(pr->scan, u),
+                                 pr->rows, (size_t)pr->batch->count, err));
+    return pr->is_update ? write_updated(pr, pr->writer, pr->outs, err) : DL_OK;
+}
+
 /* Adds to matched[u] unit u's rows matching the condition (with count_matches), else every
- * live row it reads. */
+ * live row it reads; with deletion vectors also marks them (mark_batch). */
 static dl_status
 count_unit(pruned *pr, size_t u, bool count_matches, dl_error *err) {
     dl_delta_scan_reader *rd = NULL;
@@ -315,6 +400,9 @@ count_unit(pruned *pr, size_t u, bool count_matches, dl_error *err) {
         }
         if (count_matches && pr->cond != NULL) {
             s = dl_sql_eval_select(pr->cond, pr->batch, err);
+        }
+        if (s == DL_OK && pr->writer != NULL && pr->batch->count > 0) {
+            s = mark_batch(pr, rd, u, err);
         }
         if (s != DL_OK) {
             break;
@@ -466,8 +554,8 @@ copy_touched(pruned *pr, dl_ops_writer *w, void *scratch, dl_error *err) {
 
 /* Pass 2 over the touched files; stages their removes. */
 static dl_status
-rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_files,
-                int64_t *out_bytes, dl_error *err) {
+rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_sql_dml_removed *out,
+                dl_error *err) {
     size_t cap = pr->is_update ? (size_t)pr->rw->t.schema->n_fields * sizeof(dl_vector *)
                                : DL_BATCH_CAPACITY * sizeof(uint32_t);
     void *scratch = dl_arena_alloc_zero(pr->b->arena, cap + sizeof(uint32_t));
@@ -475,37 +563,23 @@ rewrite_touched(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, int64_t *out_file
     if (!pr->is_metadata_only) {
         DL_TRY(copy_touched(pr, w, scratch, err));
     }
-    DL_TRY(dl_sql_dml_files_remove(&pr->rw->t, tx, &pr->rw->files, out_files, out_bytes, err));
+    DL_TRY(dl_sql_dml_files_remove(&pr->rw->t, tx, &pr->rw->files, out, err));
     return dl_ops_writer_finish(w, err);
 }
 
 static dl_status
 stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
-    rewrite *rw = pr->rw;
     int64_t start = dl_sql_dml_clock_ms();
-    int64_t n_removed = 0;
-    int64_t removed_bytes = 0;
-    dl_delta_tx_set_operation(tx, pr->is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
-    DL_TRY(param_predicate(pr->b, tx, rw->predicate, err));
-    DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
-    DL_TRY(rewrite_touched(pr, tx, w, &n_removed, &removed_bytes, err));
+    tally c = {.n_matched = pr->n_matched};
+    if (pr->writer != NULL) {
+        return stage_marks(pr->b, pr->rw, tx, w, &c, pr->is_update, err);
+    }
+    DL_TRY(rewrite_touched(pr, tx, w, &c.removed, err));
     DL_TRY(dl_ops_writer_stage(w, tx, false, err));
-    int64_t rewrite_ms = dl_sql_dml_clock_ms() - start;
-    dl_sql_dml_metric metrics[] = {
-        {"numRemovedFiles", n_removed},
-        {"numRemovedBytes", removed_bytes},
-        {"numCopiedRows", pr->n_copied},
-        {"numDeletionVectorsAdded", 0},
-        {"numDeletionVectorsRemoved", 0},
-        {"numAddedChangeFiles", 0},
-        {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
-        {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
-        {"scanTimeMs", rw->scan_ms},
-        {"numAddedFiles", (int64_t)dl_ops_writer_file_count(w)},
-        {"numAddedBytes", dl_ops_writer_bytes(w)},
-        {"rewriteTimeMs", pr->is_metadata_only ? 0 : rewrite_ms},
-    };
-    return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
+    c.n_matched = pr->n_matched;
+    c.n_copied = pr->n_copied;
+    c.rewrite_ms = pr->is_metadata_only ? 0 : dl_sql_dml_clock_ms() - start;
+    return stage_commit_info(pr->b, pr->rw, tx, w, &c, pr->is_update, err);
 }
 
 /* Binds the evaluators: the condition, and for UPDATE each column's new value. */
@@ -527,18 +601,44 @@ prepare_evals(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
     return DL_OK;
 }
 
+/*
+ * With deletion vectors (not for a metadata-only DELETE): one pass over the candidates marks
+ * the matching rows and, for UPDATE, writes their new versions through w.
+ */
+static dl_status
+mark_matching(pruned *pr, dl_ops_writer *w, dl_error *err) {
+    pr->writer = w;
+    if (pr->is_update) {
+        size_t n = (size_t)pr->rw->t.schema->n_fields + 1;
+        pr->outs = dl_arena_alloc_zero(pr->b->arena, n * sizeof(dl_vector *));
+        DL_CHECK(pr->outs != NULL, err, DL_ERR_NOMEM, "out of memory");
+    }
+    DL_TRY(find_touched(pr, err));
+    return dl_ops_writer_finish(w, err);
+}
+
 static dl_status
 run_pruned_steps(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
     DL_TRY(plan_candidates(pr, err));
     DL_TRY(prepare_evals(pr, exprs, err));
-    DL_TRY(find_touched(pr, err));
-    if (pr->n_matched == 0) {
-        return DL_OK;
+    bool is_marking = pr->rw->is_dv && !pr->is_metadata_only;
+    if (!is_marking) {
+        DL_TRY(find_touched(pr, err));
+        if (pr->n_matched == 0) {
+            return DL_OK;
+        }
     }
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(pr->rw->t.table, pr->rw->t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
     dl_status s = dl_sql_dml_writer(pr->b, &pr->rw->t, tx, &w, err);
+    if (s == DL_OK && is_marking) {
+        s = mark_matching(pr, w, err);
+    }
+    if (s == DL_OK && pr->n_matched == 0) {
+        dl_sql_dml_discard(tx, w);
+        return DL_OK;
+    }
     if (s == DL_OK) {
         s = stage_pruned(pr, tx, w, err);
     }
@@ -621,7 +721,7 @@ static dl_status
 new_values(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, dl_sql_bexpr ***out,
            dl_error *err) {
     int32_t n = rw->t.schema->n_fields;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_sql_bexpr *));
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(dl_sql_bexpr *));
     DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; assigns != NULL && i < assigns->n; i++) {
         DL_TRY(assign_expr(b, rw, &assigns->items[i], exprs, err));
@@ -652,7 +752,8 @@ find_matching_files(dl_sql_binder *b, rewrite *rw, dl_error *err) {
 /*
  * DELETE (assigns NULL) or UPDATE: with a plain condition, the candidates are read directly
  * (run_pruned); with subqueries, the plan is run twice: to find the touched files, then,
- * planned again over those files only, to rewrite them.
+ * planned again over those files only, to rewrite them -- once with deletion vectors, whose
+ * rows carry their position and are marked as they come.
  */
 static dl_status
 run_rewrite(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, bool is_update,
@@ -661,6 +762,13 @@ run_rewrite(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, bo
     if (!rw->is_shared) {
         DL_TRY(new_values(b, rw, assigns, &exprs, err));
         return run_pruned(b, rw, exprs, is_update, err);
+    }
+    if (rw->is_dv) {
+        /* One pass over the candidates: the matching rows marked, UPDATE's new rows written. */
+        dl_sql_plan_scan_restrict(rw->scan, rw->files.candidates);
+        DL_TRY(new_values(b, rw, assigns, &exprs, err));
+        DL_TRY(project_with_code(b, rw, exprs, rw->loc, err));
+        return finish_rewrite(b, rw, is_update ? 1u << CODE_MATCHED : 0u, is_update, err);
     }
     DL_TRY(find_matching_files(b, rw, err));
     if (rw->files.n_touched == 0) {

@@ -8,10 +8,12 @@
  *               7 days). Below the table's own retention it is refused while
  *               spark.databricks.delta.retentionDurationCheck.enabled is true (Spark's check).
  *   needed      the live files of the latest snapshot and the tombstones removed after the
- *               cutoff (now - retention), which time travel inside the retention still reads.
+ *               cutoff (now - retention), which time travel inside the retention still reads,
+ *               and the deletion-vector files their descriptors name (as Spark's
+ *               VacuumCommand: a DV file no needed file refers to goes like a data file).
  *   candidates  every file under the table folder except hidden ones (a path component
- *               starting with '_' or '.', so _delta_log and deletion-vector folders are never
- *               touched), deletion-vector files, needed files, and files modified after the
+ *               starting with '_' or '.', so _delta_log is never touched), needed files
+ *               (deletion-vector files included), and files modified after the
  *               cutoff (a writer may be about to commit them). Temporary files a killed
  *               writer left (".<name>.<16 hex>.tmp", beside data files and in _delta_log) are
  *               candidates too once older than the cutoff: no table version refers to them.
@@ -138,19 +140,48 @@ check_retention(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *
                      (long long)(v->table_retention_ms / 3600000));
 }
 
+/* Adds f and the deletion-vector file it names (a 'u' or 'p' descriptor inside the table's
+ * folder; keys in arena) to out, by path relative to the table's root. */
+static dl_status
+need_file(dl_sql_binder *b, const vacuum *v, const dl_delta_file *f, dl_buf *dv_path, dl_hmap *out,
+          dl_error *err) {
+    DL_TRY(dl_hmap_put(out, f->path, 1, err));
+    if (f->dv == NULL || f->dv->storage_type == DL_DELTA_DV_STORAGE_INLINE) {
+        return DL_OK;
+    }
+    bool is_absolute = false;
+    DL_TRY_CTX(dl_delta_dv_desc_locate(f->dv, v->store, v->root, dv_path, &is_absolute, err), err,
+               "VACUUM %s: the deletion vector of %s", v->display, f->path.ptr);
+    dl_str rel = dl_str_make((const char *)dv_path->data, dv_path->len);
+    size_t root_len = strlen(v->root);
+    if (is_absolute ||
+        (root_len > 0 && (rel.len <= root_len + 1 || memcmp(rel.ptr, v->root, root_len) != 0 ||
+                          rel.ptr[root_len] != '/'))) {
+        return DL_OK; /* outside the table's folder: never listed */
+    }
+    size_t skip = root_len > 0 ? root_len + 1 : 0;
+    char *key = dl_arena_strndup(b->arena, rel.ptr + skip, rel.len - skip);
+    DL_CHECK(key != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_hmap_put(out, dl_str_make(key, rel.len - skip), 1, err);
+}
+
 /* The files the table still needs, by path relative to its root. */
 static dl_status
-needed_files(const vacuum *v, int64_t cutoff, dl_hmap *out, dl_error *err) {
-    for (size_t i = 0; i < dl_delta_snapshot_file_count(v->snap); i++) {
-        DL_TRY(dl_hmap_put(out, dl_delta_snapshot_file(v->snap, i)->path, 1, err));
+needed_files(dl_sql_binder *b, const vacuum *v, int64_t cutoff, dl_hmap *out, dl_error *err) {
+    dl_buf dv_path;
+    dl_buf_init(&dv_path, b->exec->alloc);
+    dl_status s = DL_OK;
+    for (size_t i = 0; s == DL_OK && i < dl_delta_snapshot_file_count(v->snap); i++) {
+        s = need_file(b, v, dl_delta_snapshot_file(v->snap, i), &dv_path, out, err);
     }
-    for (size_t i = 0; i < dl_delta_snapshot_tombstone_count(v->snap); i++) {
+    for (size_t i = 0; s == DL_OK && i < dl_delta_snapshot_tombstone_count(v->snap); i++) {
         const dl_delta_file *f = dl_delta_snapshot_tombstone(v->snap, i);
         if (f->modification_time > cutoff) {
-            DL_TRY(dl_hmap_put(out, f->path, 1, err));
+            s = need_file(b, v, f, &dv_path, out, err);
         }
     }
-    return DL_OK;
+    dl_buf_destroy(&dv_path);
+    return s;
 }
 
 static bool
@@ -198,8 +229,7 @@ is_candidate(const dl_store_entry *e, size_t root_len, int64_t cutoff, const dl_
         return true; /* hidden, in _delta_log too, but never part of the table */
     }
     uint64_t ignored = 0;
-    return !is_hidden(rel) && !dl_str_starts_with(rel, DL_STR("deletion_vector_")) &&
-           !dl_hmap_get(needed, rel, &ignored);
+    return !is_hidden(rel) && !dl_hmap_get(needed, rel, &ignored);
 }
 
 /* The candidates' store paths, their size and the folders listed, into v (statement arena). */
@@ -214,7 +244,7 @@ find_candidates(dl_sql_binder *b, vacuum *v, dl_error *err) {
     DL_CHECK(paths != NULL, err, DL_ERR_NOMEM, "out of memory");
     dl_hmap needed;
     dl_hmap_init(&needed, b->exec->alloc);
-    dl_status s = needed_files(v, cutoff, &needed, err);
+    dl_status s = needed_files(b, v, cutoff, &needed, err);
     int64_t n = 0;
     v->n_dirs = 1;
     for (size_t i = 0; s == DL_OK && i < listing.count; i++) {

@@ -17,6 +17,10 @@
  * The file index column (DL_SQL_SCAN_FILE_INDEX, sql_plan.h) is not read: each batch gets a
  * CONST INT of its unit's file, so DML statements learn which files hold the rows they change
  * for the price of one small vector per batch. A scan with a file_set reads only those files.
+ * The row index column (DL_SQL_SCAN_ROW_INDEX) is not read either: each batch gets a flat
+ * BIGINT of its rows' file row numbers, from the Delta reader's first row of the batch
+ * (dl_delta_scan_reader_batch_first_row), so DML statements on tables with deletion vectors
+ * learn where each row they change is.
  *
  * A data file that is gone (removed by VACUUM while an old version still lists it) fails with
  * NOT_FOUND and says so.
@@ -143,7 +147,7 @@ to_scalar(const dl_vector *v, dl_delta_scalar *out) {
  * Delta scan's predicate) or out of memory. */
 static const char *const *
 column_path(pred_builder *pb, int32_t col) {
-    if (pb->s->columns[col] == DL_SQL_SCAN_FILE_INDEX) {
+    if (DL_SQL_SCAN_IS_HIDDEN(pb->s->columns[col])) {
         return NULL;
     }
     const char **path = dl_arena_alloc(pb->arena, sizeof(char *));
@@ -422,10 +426,11 @@ delta_columns(dl_sql_operator *op, scan_state *st, dl_error *err) {
              "out of memory opening a scan");
     for (int32_t i = 0; i < s->n_columns; i++) {
         st->from[i] = s->columns[i];
-        if (s->columns[i] != DL_SQL_SCAN_FILE_INDEX) {
+        if (!DL_SQL_SCAN_IS_HIDDEN(s->columns[i])) {
             st->from[i] = st->n_names;
             st->names[st->n_names++] = s->table_schema->fields[s->columns[i]].name;
-        } else if (dl_delta_snapshot_file_count(s->snapshot) > INT32_MAX) {
+        } else if (s->columns[i] == DL_SQL_SCAN_FILE_INDEX &&
+                   dl_delta_snapshot_file_count(s->snapshot) > INT32_MAX) {
             DL_FAIL(err, DL_ERR_LIMIT, "table %s has more than %d files to index", s->table_name,
                     INT32_MAX);
         }
@@ -604,7 +609,22 @@ file_vector(dl_sql_operator *op, const scan_local *l, dl_vector **out, dl_error 
     return DL_OK;
 }
 
-/* out's columns from the reader's batch (and the file index). */
+/* A flat BIGINT of the file row numbers of the rows of l->in. */
+static dl_status
+row_vector(dl_sql_operator *op, const scan_local *l, dl_vector **out, dl_error *err) {
+    int64_t n = physical_rows(l->in);
+    int64_t first = dl_delta_scan_reader_batch_first_row(l->dreader);
+    DL_CHECK(first >= 0, err, DL_ERR_INTERNAL, "a scan batch without its file row numbers");
+    DL_TRY(dl_vec_new(op->exec->alloc, dl_vec_type_prim(DL_VEC_TYPE_LONG), n, out, err));
+    int64_t *rows = (int64_t *)(*out)->data;
+    for (int64_t i = 0; i < n; i++) {
+        rows[i] = first + i;
+    }
+    dl_vec_set_length(*out, n);
+    return DL_OK;
+}
+
+/* out's columns from the reader's batch (and the file and row index). */
 static dl_status
 set_columns(dl_sql_operator *op, const scan_local *l, dl_batch *out, dl_error *err) {
     const scan_state *st = op->state;
@@ -613,6 +633,8 @@ set_columns(dl_sql_operator *op, const scan_local *l, dl_batch *out, dl_error *e
         dl_vector *v = NULL;
         if (from == DL_SQL_SCAN_FILE_INDEX) {
             DL_TRY(file_vector(op, l, &v, err));
+        } else if (from == DL_SQL_SCAN_ROW_INDEX) {
+            DL_TRY(row_vector(op, l, &v, err));
         } else {
             v = dl_vec_ref(l->in->cols[from]);
         }

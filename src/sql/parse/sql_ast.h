@@ -950,6 +950,7 @@ struct dl_sql_stmt {
         struct {
             dl_sql_target target;
             bool is_full;
+            bool is_purge; /* REORG TABLE ... APPLY (PURGE) */
             dl_sql_expr *where;
             dl_sql_name_list zorder_by;
         } optimize;

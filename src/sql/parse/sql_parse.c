@@ -819,7 +819,7 @@ dl_sql_parse_props(dl_sql_parser *p, bool with_values, dl_sql_prop_list *out) {
 
 static const char unknown_statement_list[] =
     "SELECT, WITH, VALUES, INSERT, UPDATE, DELETE, MERGE, CREATE, REPLACE, DROP, ALTER, "
-    "DESCRIBE, SHOW, USE, SET, RESET, RESTORE, VACUUM, OPTIMIZE, COPY, EXPLAIN, CONVERT, "
+    "DESCRIBE, SHOW, USE, SET, RESET, RESTORE, VACUUM, OPTIMIZE, REORG, COPY, EXPLAIN, CONVERT, "
     "TRUNCATE or GENERATE";
 
 /* Statements Spark has and deltalite refuses on purpose. */
@@ -903,6 +903,8 @@ statement_parser(dl_sql_kw kw) {
         return dl_sql_parse_vacuum;
     case DL_SQL_KW_OPTIMIZE:
         return dl_sql_parse_optimize;
+    case DL_SQL_KW_REORG:
+        return dl_sql_parse_reorg;
     case DL_SQL_KW_DESCRIBE:
     case DL_SQL_KW_DESC:
         return dl_sql_parse_describe;

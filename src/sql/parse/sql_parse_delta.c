@@ -118,6 +118,34 @@ dl_sql_parse_optimize(dl_sql_parser *p, dl_sql_stmt *s) {
     return DL_OK;
 }
 
+/* REORG TABLE target [WHERE partition_condition] APPLY (PURGE): an OPTIMIZE statement that
+ * rewrites the files with deletion vectors (is_purge). */
+dl_status
+dl_sql_parse_reorg(dl_sql_parser *p, dl_sql_stmt *s) {
+    dl_sql_advance(p);
+    s->kind = DL_SQL_STMT_OPTIMIZE;
+    s->u.optimize.is_purge = true;
+    DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TABLE));
+    DL_TRY(parse_target(p, "a table name or path", &s->u.optimize.target));
+    if (dl_sql_accept_kw(p, DL_SQL_KW_WHERE)) {
+        DL_TRY(dl_sql_parse_expr(p, &s->u.optimize.where));
+    }
+    if (!dl_sql_tok_is_word(p, dl_sql_tok(p), "APPLY")) {
+        return dl_sql_fail(p, "REORG TABLE needs APPLY (PURGE), which rewrites the files that "
+                              "have deletion vectors");
+    }
+    dl_sql_advance(p);
+    const dl_sql_token *open = dl_sql_tok(p);
+    DL_TRY(dl_sql_expect(p, DL_SQL_TOK_LPAREN));
+    if (!dl_sql_is_kw(p, DL_SQL_KW_PURGE)) {
+        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
+                               "REORG TABLE ... APPLY supports PURGE only (UPGRADE UNIFORM needs "
+                               "Iceberg compatibility, which deltalite does not write)");
+    }
+    dl_sql_advance(p);
+    return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, "APPLY clause");
+}
+
 /* ---- DESCRIBE ----------------------------------------------------------------------------- */
 
 /* True when the token after HISTORY / DETAIL starts a target (else it names a table). */

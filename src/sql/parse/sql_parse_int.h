@@ -320,6 +320,7 @@ DL_NODISCARD dl_status dl_sql_parse_partition_spec(dl_sql_parser *p, dl_sql_part
 DL_NODISCARD dl_status dl_sql_parse_restore(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_vacuum(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_optimize(dl_sql_parser *p, dl_sql_stmt *s);
+DL_NODISCARD dl_status dl_sql_parse_reorg(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_describe(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_show(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_set(dl_sql_parser *p, dl_sql_stmt *s);

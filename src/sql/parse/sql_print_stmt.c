@@ -658,6 +658,16 @@ pr_vacuum(dl_sql_printer *pr, const dl_sql_stmt *s) {
 
 static void
 pr_optimize(dl_sql_printer *pr, const dl_sql_stmt *s) {
+    if (s->u.optimize.is_purge) {
+        dl_sql_pr_str(pr, "REORG TABLE ");
+        pr_target(pr, &s->u.optimize.target);
+        if (s->u.optimize.where != NULL) {
+            dl_sql_pr_str(pr, " WHERE ");
+            dl_sql_pr_expr(pr, s->u.optimize.where, true);
+        }
+        dl_sql_pr_str(pr, " APPLY (PURGE)");
+        return;
+    }
     dl_sql_pr_str(pr, "OPTIMIZE ");
     pr_target(pr, &s->u.optimize.target);
     pr_kw_if(pr, s->u.optimize.is_full, " FULL");

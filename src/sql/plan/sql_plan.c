@@ -239,8 +239,9 @@ explain_node(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
         for (int32_t i = 0; i < p->u.scan.n_columns; i++) {
             int32_t c = p->u.scan.columns[i];
             DL_TRY(dl_buf_appendf(out, err, "%s%s", i > 0 ? ", " : "",
-                                  c == DL_SQL_SCAN_FILE_INDEX
-                                      ? "<file index>"
+                                  c == DL_SQL_SCAN_FILE_INDEX ? "<file index>"
+                                  : c == DL_SQL_SCAN_ROW_INDEX
+                                      ? "<row index>"
                                       : p->u.scan.table_schema->fields[c].name));
         }
         DL_TRY(dl_buf_append_cstr(out, "]", err));

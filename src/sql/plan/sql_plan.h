@@ -178,6 +178,18 @@ typedef enum dl_sql_scan_source {
  */
 #define DL_SQL_SCAN_FILE_INDEX (-1)
 
+/*
+ * Where in its file a row is (DELTA only, for DELETE, UPDATE and MERGE on tables with deletion
+ * vectors, which mark rows instead of rewriting files): a column listed as
+ * DL_SQL_SCAN_ROW_INDEX is a BIGINT, the row's file row number (its 0-based physical position
+ * in the data file, as deletion vectors count rows; Spark's _metadata.row_index), a flat
+ * vector per batch. dl_sql_plan_delta_scan_rows adds it after the file index.
+ */
+#define DL_SQL_SCAN_ROW_INDEX (-2)
+
+/* Whether scan column c is one of the hidden DML columns above (not a table column). */
+#define DL_SQL_SCAN_IS_HIDDEN(c) ((c) == DL_SQL_SCAN_FILE_INDEX || (c) == DL_SQL_SCAN_ROW_INDEX)
+
 typedef struct dl_sql_scan {
     dl_sql_scan_source source;
     const char *table_name;      /* for messages: "orders", "delta.`/p`", "read_parquet" */
@@ -186,7 +198,7 @@ typedef struct dl_sql_scan {
     int32_t n_paths;
     dl_store *store;             /* PARQUET: where paths live */
     const dl_type *table_schema; /* STRUCT: every column of the table */
-    int32_t *columns;            /* output column -> table_schema field, or FILE_INDEX */
+    int32_t *columns;            /* output column -> table_schema field, FILE_INDEX, ROW_INDEX */
     int32_t n_columns;           /* may be 0: batches then carry only a row count */
     dl_sql_bexpr **filters;      /* conjuncts over the output columns, applied exactly */
     int32_t n_filters;

@@ -10,11 +10,16 @@
 // usage: node tests/sql/dml_diff/dml_diff.mjs [--seed N] [--tables N] [--statements N]
 //          [--min-rows N] [--max-rows N] [--first-table N] [--deltalite PATH] [--dir DIR]
 //          [--modules DIR] [--time-limit SECONDS] [--keep-going 0|1] [--quiet 0|1] [--verbose 0|1]
+//          [--dv-permille N]
 //   --seed: the run's seed; table i draws everything from (seed, i), so
 //     `--seed S --first-table I --tables 1` replays table I of run S alone (same statements).
 //   --tables / --statements: tables in the run, statements per table (after the build).
 //   --min-rows / --max-rows: rows of a table when built (log-uniform between them).
 //   --time-limit: start no new table after this many seconds (0 = no limit).
+//   --dv-permille: tables (per thousand) with delta.enableDeletionVectors = true (default 250).
+//     Which tables is decided by a hash of (seed, table) outside the table's random stream, so
+//     every other table, and the statements of every table, are what the seed gave before
+//     deletion vectors were in the mix.
 //   --keep-going 0: stop at the first disagreement (default: go on with the next table).
 //   --modules: the node_modules holding @duckdb/node-api (tests/parquet_duckdb/ensure_duckdb.sh
 //     installs it there and prints it). run.sh is the ctest wrapper.
@@ -30,7 +35,9 @@
 // milliseconds), partitioned by 0-2 columns or not, built by one INSERT or many (many files;
 // deltalite's pages hold 20,000 rows, so tables have many pages per file; there is no setting
 // for smaller row groups, so one file is one row group up to 128 MiB), delta.checkpointInterval
-// 2, 3, 5 or the default. Predicates: equality and ranges on sorted and shuffled columns, IN,
+// 2, 3, 5 or the default, some with deletion vectors (delta.enableDeletionVectors: DELETE,
+// UPDATE and MERGE mark rows instead of rewriting files; on those tables a commit of one must
+// copy no row: numCopiedRows / numTargetRowsCopied 0). Predicates: equality and ranges on sorted and shuffled columns, IN,
 // NOT IN, IS [NOT] NULL, LIKE 'prefix%', partition-only, partition and data, AND, OR, NOT, and
 // ones that match nothing, one row, about one page, one built file, or everything; DATE
 // columns against TIMESTAMP literals; IN / NOT IN / [NOT] EXISTS subqueries. MERGE:
@@ -51,8 +58,8 @@
 // refuses it (DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE): such statements are run
 // on deltalite only and must fail there. DuckDB has no INSERT OVERWRITE (emulated by DELETE +
 // INSERT in one transaction) and no OPTIMIZE (nothing to do). TIMESTAMP is Spark's
-// (UTC-adjusted): DuckDB's column is TIMESTAMPTZ with TimeZone UTC. Not covered: deletion
-// vectors (deltalite does not write them yet), dynamic partition overwrite.
+// (UTC-adjusted): DuckDB's column is TIMESTAMPTZ with TimeZone UTC. Not covered: dynamic
+// partition overwrite.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,10 +73,10 @@ const opt = {
   seed: 1, tables: 20, statements: 20, 'min-rows': 20000, 'max-rows': 1000000, 'first-table': 0,
   deltalite: join(REPO, 'build/release/deltalite'), dir: null,
   modules: join(REPO, 'tests/parquet_duckdb/node_modules'), 'time-limit': 0, 'keep-going': 1,
-  quiet: 0, verbose: 0,
+  quiet: 0, verbose: 0, 'dv-permille': 250,
 };
 const NUMERIC = new Set(['seed', 'tables', 'statements', 'min-rows', 'max-rows', 'first-table',
-  'time-limit', 'keep-going', 'quiet', 'verbose']);
+  'time-limit', 'keep-going', 'quiet', 'verbose', 'dv-permille']);
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt) || i + 1 >= process.argv.length) {
@@ -95,6 +102,15 @@ function rnd() {
   z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M64;
   z ^= z >> 31n;
   return Number(z >> 11n) / 2 ** 53;
+}
+// Whether table t of run s has deletion vectors: a hash of its own, so that the tables'
+// random streams (and so every table without deletion vectors) are what they were before.
+function dvTable(s, t) {
+  let z = (BigInt(s) * 0x9E3779B97F4A7C15n + BigInt(t) * 0xD6E8FEB86659FD93n + 0x2545F4914F6CDD1Dn) & M64;
+  z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & M64;
+  z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M64;
+  z ^= z >> 31n;
+  return Number(z % 1000n) < opt['dv-permille'];
 }
 const pick = (a) => a[Math.floor(rnd() * a.length)];
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
@@ -208,14 +224,16 @@ function makeSpec(tableIndex) {
   if (write.pageRows !== 20000) sets.push(`SET parquet.page.row.count.limit = ${write.pageRows}`);
   if (write.blockBytes) sets.push(`SET parquet.block.size = ${write.blockBytes}`);
   if (write.fileRows) sets.push(`SET spark.sql.files.maxRecordsPerFile = ${write.fileRows}`);
-  return { index: tableIndex, n, sorted, cols, batches, ckpt, write, sets };
+  return { index: tableIndex, n, sorted, cols, batches, ckpt, write, sets, dv: dvTable(opt.seed, tableIndex) };
 }
 
 function ddlDl(spec) {
   const parts = spec.cols.filter((c) => c.part).map((c) => c.name);
+  const props = [...(spec.ckpt ? [`'delta.checkpointInterval' = '${spec.ckpt}'`] : []),
+    ...(spec.dv ? [`'delta.enableDeletionVectors' = 'true'`] : [])];
   return `CREATE TABLE t (${spec.cols.map((c) => `${c.name} ${c.dlType}`).join(', ')}) USING delta` +
     (parts.length ? ` PARTITIONED BY (${parts.join(', ')})` : '') +
-    (spec.ckpt ? ` TBLPROPERTIES ('delta.checkpointInterval' = '${spec.ckpt}')` : '');
+    (props.length ? ` TBLPROPERTIES (${props.join(', ')})` : '');
 }
 const ddlDuck = (spec) => `CREATE OR REPLACE TABLE t (${spec.cols.map((c) => `${c.name} ${c.duckType}`).join(', ')})`;
 
@@ -599,6 +617,12 @@ async function verify(tb, ctx, plan = null, out = null) {
     if (got !== ctx.duckChanged) {
       problems.push(`metric ${ctx.metric === 'merge' ? 'numTargetRowsInserted + Updated + Deleted' : ctx.metric} of the commit is ${got}, DuckDB changed ${ctx.duckChanged} rows (${JSON.stringify(m)})`);
     }
+    // With deletion vectors DELETE, UPDATE and MERGE mark rows: a commit that copied rows
+    // rewrote a file it should have marked.
+    const copied = ctx.metric === 'merge' ? 'numTargetRowsCopied' : 'numCopiedRows';
+    if (tb.spec.dv && ['merge', 'numDeletedRows', 'numUpdatedRows'].includes(ctx.metric) && Number(m[copied] ?? 0) !== 0) {
+      problems.push(`deletion vectors not used: ${copied} of the commit is ${m[copied]}, expected 0 (${JSON.stringify(m)})`);
+    }
   }
   return problems;
 }
@@ -609,7 +633,7 @@ const replayCmd = (tb, j) => `node tests/sql/dml_diff/dml_diff.mjs --seed ${opt.
 // The kind of a problem, for the run's summary.
 function problemClass(p) {
   for (const [re, name] of [[/^contents/, 'contents'], [/^time travel/, 'time travel'], [/^metric/, 'metric'],
-    [/Spark fails/, 'MERGE multiple match not refused'], [/not with Spark's/, 'MERGE multiple match: other error'],
+    [/deletion vectors/, 'deletion vectors not used'], [/Spark fails/, 'MERGE multiple match not refused'], [/not with Spark's/, 'MERGE multiple match: other error'],
     [/engine failed/, 'error difference'], [/version|committed/, 'versions'], [/reading|building/, 'read back or build failed']]) {
     if (re.test(p)) return name;
   }
@@ -625,7 +649,7 @@ async function report(tb, j, st, problems, errInfo) {
   writeFileSync(join(tb.dir, 'repro.sql'), `${tb.repro.join('\n')}\nSELECT count(*) FROM t;\n`);
   const text = [
     `DISAGREEMENT seed ${opt.seed} table ${spec.index} statement #${j} (${st.kind})`,
-    `  table: ${spec.n} rows, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ${spec.batches.length} INSERT(s), checkpointInterval ${spec.ckpt || 'default'}`,
+    `  table: ${spec.n} rows, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ${spec.batches.length} INSERT(s), checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}`,
     ...(spec.sets.length ? [`  session: ${spec.sets.join('; ')}`] : []),
     `  ${ddlDl(spec)}`,
     `  statement: ${st.dl}`,
@@ -766,7 +790,7 @@ for (let ti = opt['first-table']; ti < opt['first-table'] + opt.tables; ti++) {
   const parts = spec.cols.filter((c) => c.part).map((c) => c.name);
   console.log(`table ${ti}: ${spec.n} rows, ${spec.cols.length} columns, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ` +
     `${parts.length ? `partitioned by ${parts.join(', ')}` : 'not partitioned'}, ${spec.batches.length} INSERT(s), ` +
-    `checkpointInterval ${spec.ckpt || 'default'}, pages ${spec.write.pageRows} rows` +
+    `checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}, pages ${spec.write.pageRows} rows` +
     `${spec.write.blockBytes ? `, row groups ${spec.write.blockBytes} B` : ''}${spec.write.fileRows ? `, files ${spec.write.fileRows} rows` : ''}: ${done} statements ${ok ? 'agree' : 'DISAGREE'} ` +
     `(${((Date.now() - tt0) / 1000).toFixed(1)} s; run so far: ${totals.tables} tables, ${totals.statements} statements, ` +
     `${totals.fails} disagreements, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);

@@ -296,6 +296,24 @@ TEST(test_dv_add_contains_and_cardinality) {
     dl_delta_dv_free(dv);
 }
 
+TEST(test_dv_union_adds_rows_and_buckets_of_the_other_set) {
+    dl_error err;
+    dl_delta_dv *a;
+    dl_delta_dv *b;
+    CHECK_OK(dl_delta_dv_new(NULL, &a, &err), &err);
+    CHECK_OK(dl_delta_dv_new(NULL, &b, &err), &err);
+    int64_t in_a[] = {1, 5, (int64_t)3 << 32};
+    int64_t in_b[] = {0, 5, ((int64_t)2 << 32) + 9, (int64_t)3 << 32};
+    CHECK_OK(dl_delta_dv_add_rows(a, in_a, 3, &err), &err);
+    CHECK_OK(dl_delta_dv_add_rows(b, in_b, 4, &err), &err);
+    CHECK_OK(dl_delta_dv_union(a, b, &err), &err);
+    int64_t expect[] = {0, 1, 5, ((int64_t)2 << 32) + 9, (int64_t)3 << 32};
+    CHECK(holds_exactly(a, expect, 5));
+    CHECK_INT_EQ(dl_delta_dv_cardinality(b), 4);
+    dl_delta_dv_free(b);
+    dl_delta_dv_free(a);
+}
+
 TEST(test_dv_add_rows_checks_all_before_adding_any) {
     dl_error err;
     dl_delta_dv *dv;
@@ -1034,6 +1052,7 @@ main(void) {
     RUN(test_dv_locate_absolute_paths_inside_and_outside_the_store);
     RUN(test_dv_locate_refuses_other_schemes_hosts_and_bad_paths);
     RUN(test_dv_add_contains_and_cardinality);
+    RUN(test_dv_union_adds_rows_and_buckets_of_the_other_set);
     RUN(test_dv_add_rows_checks_all_before_adding_any);
     RUN(test_dv_add_range_across_a_bucket_boundary);
     RUN(test_dv_range_queries_match_contains_on_random_sets);
