@@ -77,7 +77,8 @@ typedef enum deltalite_status {
     DELTALITE_ERROR_INTERRUPTED = 12, /* cancelled */
     DELTALITE_ERROR_INTERNAL = 13,    /* a bug in deltalite */
     DELTALITE_ERROR_EXISTS = 14,      /* the object to create already exists */
-    DELTALITE_ERROR_LIMIT = 15        /* input exceeds a size or depth limit */
+    DELTALITE_ERROR_LIMIT = 15,       /* input exceeds a size or depth limit */
+    DELTALITE_ERROR_READONLY = 16     /* a write on a warehouse opened DELTALITE_OPEN_READONLY */
 } deltalite_status;
 
 /* Column types: Spark's (and Delta's) types. Values are stable. */
@@ -124,6 +125,11 @@ DELTALITE_API const char *deltalite_status_name(deltalite_status status);
 #define DELTALITE_OPEN_NO_FSYNC                                     \
     2u /* never fsync: for tests and scratch data, never for tables \
           someone keeps (a crash may lose committed writes) */
+/* Read-only: every statement that would write a file (DDL, DML, OPTIMIZE, VACUUM, RESTORE,
+ * COPY, CREATE SCHEMA, ...) fails with DELTALITE_ERROR_READONLY before it changes anything,
+ * for tables of the warehouse and tables read by path alike; queries, DESCRIBE, SHOW and SET
+ * work. Not with DELTALITE_OPEN_CREATE (INVALID_ARG). */
+#define DELTALITE_OPEN_READONLY 4u
 
 /* Options for deltalite_open. Zero-initialise, then set what you need; NULL = all defaults. */
 typedef struct deltalite_options {
