@@ -264,6 +264,80 @@ TEST(test_pty_history_is_kept_under_a_long_home) {
     CHECK_STR_EQ(text, "_HiStOrY_V2_\nSELECT\\0407\\040AS\\040seven;\n.quit\n");
 }
 
+/* Forgets what the terminal showed so far (the next wait_for looks at new output only). */
+static void
+clear_screen(void) {
+    screen_len = 0;
+    screen[0] = '\0';
+}
+
+/* Ctrl-C at the prompt ended the shell and lost the session. It clears the line (and a
+ * statement being continued) and the shell waits at a fresh prompt. */
+TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT 'lost'");
+    CHECK(wait_for(&s, "'lost'", 5000));
+    type(&s, "\x03");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 1\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    type(&s, "\x03");
+    clear_screen();
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 2 AS two;\r");
+    bool shown = wait_for(&s, "two\r\n2\r\n", 5000);
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    if (!shown || strstr(screen, "lost") != NULL) {
+        printf("  the terminal showed:\n%s\n", screen);
+        CHECK(false);
+    }
+}
+
+/* A lone ';' or a line of comments kept the shell at "...>" waiting for a statement that
+ * never comes; a dot-command typed there was taken as SQL. Now the first two are dropped, and
+ * a dot-command runs with the statement kept pending. */
+TEST(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    static const char *const empty_lines[] = {";\r", "-- only a comment\r", "/* c */ ;\r"};
+    for (size_t i = 0; i < sizeof(empty_lines) / sizeof(empty_lines[0]); i++) {
+        clear_screen();
+        type(&s, empty_lines[i]);
+        CHECK(wait_for(&s, "deltalite> ", 5000));
+        CHECK(strstr(screen, "...>") == NULL);
+    }
+    type(&s, "SELECT 5\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    clear_screen();
+    type(&s, ".mode json\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    type(&s, "  AS five;\r");
+    bool shown = wait_for(&s, "{\"five\":5}", 5000);
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    if (!shown) {
+        printf("  the terminal showed:\n%s\n", screen);
+        CHECK(false);
+    }
+}
+
+/* Ctrl-D with a statement pending left without a word; it says the statement was not run. */
+TEST(test_pty_ctrl_d_with_a_pending_statement_says_so) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 1\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    type(&s, "\x04");
+    CHECK(wait_for(&s, "Note: the unfinished statement (no ';' yet) was not run", 5000));
+    CHECK_INT_EQ(session_end(&s), 0);
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -288,6 +362,9 @@ main(int argc, char **argv) {
     RUN(test_pty_hangup_keeps_the_history);
     RUN(test_pty_history_is_trimmed_to_its_limit);
     RUN(test_pty_history_is_kept_under_a_long_home);
+    RUN(test_pty_ctrl_c_at_the_prompt_clears_the_line);
+    RUN(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing);
+    RUN(test_pty_ctrl_d_with_a_pending_statement_says_so);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
