@@ -25,6 +25,7 @@ static char dir[256];       /* a temporary folder: the warehouse and HOME */
 static char home[2048];     /* HOME for the sessions (dir unless a test changes it) */
 static char screen[131072]; /* what the terminal showed in the last session */
 static size_t screen_len;
+static const char *history_env; /* DELTALITE_HISTORY for the sessions, or NULL (unset) */
 
 typedef struct session {
     pid_t pid;
@@ -57,6 +58,10 @@ session_start(session *s, const char *lang) {
         (void)unsetenv("LC_ALL");
         (void)unsetenv("LC_CTYPE");
         (void)unsetenv("LANG");
+        (void)unsetenv("DELTALITE_HISTORY");
+        if (history_env != NULL && setenv("DELTALITE_HISTORY", history_env, 1) != 0) {
+            _exit(126);
+        }
         if (lang != NULL && setenv("LANG", lang, 1) != 0) {
             _exit(126);
         }
@@ -338,6 +343,30 @@ TEST(test_pty_ctrl_d_with_a_pending_statement_says_so) {
     CHECK_INT_EQ(session_end(&s), 0);
 }
 
+/* DELTALITE_HISTORY moves the history file (as SQLITE_HISTORY does); set empty, none is kept. */
+TEST(test_pty_deltalite_history_names_the_history_file) {
+    remove_history_file();
+    char path[512];
+    (void)snprintf(path, sizeof(path), "%s/moved_history", dir);
+    history_env = path;
+    static const char *const lines[] = {"SELECT 8 AS eight;"};
+    bool ok = session_typing(lines, 1);
+    history_env = "";
+    ok = ok && session_typing(lines, 1);
+    history_env = NULL;
+    CHECK(ok);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    char text[256];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    (void)fclose(f);
+    CHECK_STR_EQ(text, "_HiStOrY_V2_\nSELECT\\0408\\040AS\\040eight;\n.quit\n");
+    char usual[4096];
+    history_text(usual, sizeof(usual));
+    CHECK_STR_EQ(usual, "");
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -365,6 +394,7 @@ main(int argc, char **argv) {
     RUN(test_pty_ctrl_c_at_the_prompt_clears_the_line);
     RUN(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing);
     RUN(test_pty_ctrl_d_with_a_pending_statement_says_so);
+    RUN(test_pty_deltalite_history_names_the_history_file);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
