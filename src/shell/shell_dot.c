@@ -428,7 +428,7 @@ cmd_help(dl_shell *sh, char **w, int n, const char *rest) {
         char head[64];
         (void)snprintf(head, sizeof(head), "%s%s%s %s", c->name, c->alias ? ", " : "",
                        c->alias ? c->alias : "", c->usage);
-        (void)fprintf(sh->out, "%-26s%s\n", head, c->help);
+        (void)fprintf(sh->out, "%-27s %s\n", head, c->help);
     }
     (void)fputs("\nEnd SQL statements with ';'. Tables are folders of the warehouse; other "
                 "schemas are\n<schema>.db folders; read any Delta table by path with "

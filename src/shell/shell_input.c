@@ -346,7 +346,9 @@ on_prompt_sigint(int sig) {
 }
 
 /* readline with Ctrl-C caught: *out_is_interrupted says it came (the line is then NULL). The
- * handler has no SA_RESTART, so the terminal read fails with EINTR and readline returns. */
+ * handler has no SA_RESTART, so the terminal read fails with EINTR and readline returns. A
+ * Ctrl-C that lands in the microseconds while libedit handles a key, outside its read, cannot
+ * stop that read: it is dropped (the line goes on as typed; the next Ctrl-C clears it). */
 static char *
 read_prompt(const char *prompt, bool *out_is_interrupted) {
     struct sigaction on = {.sa_handler = on_prompt_sigint};
@@ -358,11 +360,7 @@ read_prompt(const char *prompt, bool *out_is_interrupted) {
     if (is_caught) {
         (void)sigaction(SIGINT, &before, NULL);
     }
-    *out_is_interrupted = got_prompt_sigint != 0;
-    if (*out_is_interrupted && line != NULL) {
-        libc_release(line);
-        line = NULL;
-    }
+    *out_is_interrupted = got_prompt_sigint != 0 && line == NULL;
     return line;
 }
 
@@ -389,11 +387,13 @@ dl_shell_interactive(dl_shell *sh) {
         history_trim(hist);
         (void)read_history(hist);
     }
+    dl_shell_complete_init(sh);
     dl_buf stmt;
     dl_buf_init(&stmt, NULL);
     while (!sh->should_quit) {
         bool is_empty = is_blank((const char *)stmt.data, stmt.len);
         bool is_interrupted = false;
+        dl_shell_complete_pending((const char *)stmt.data, stmt.len);
         char *line = read_prompt(is_empty ? sh->prompt : sh->prompt_cont, &is_interrupted);
         if (is_interrupted) {
             (void)fputs("^C\n", sh->out); /* the line (and any pending statement) is dropped */
@@ -426,6 +426,7 @@ dl_shell_interactive(dl_shell *sh) {
             dl_buf_reset(&stmt);
         }
     }
+    dl_shell_complete_destroy();
     dl_buf_destroy(&stmt);
     dl_buf_destroy(&hist_path);
 }

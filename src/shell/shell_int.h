@@ -214,4 +214,10 @@ bool dl_shell_run_file(dl_shell *sh, FILE *f, const char *source);
 /* The interactive loop with libedit, history in ~/.deltalite_history. */
 void dl_shell_interactive(dl_shell *sh);
 
+/* Tab completion (shell_complete.c): set up for sh's warehouse; the statement lines typed
+ * before the current one (for the tables it names; valid until the next call); released. */
+void dl_shell_complete_init(dl_shell *sh);
+void dl_shell_complete_pending(const char *text, size_t len);
+void dl_shell_complete_destroy(void);
+
 #endif /* DL_SHELL_SHELL_INT_H */

@@ -100,6 +100,17 @@ wait_for(session *s, const char *want, int ms) {
     }
 }
 
+/* Presses Ctrl-C once the shell waits for a key (a person's Ctrl-C never lands in the
+ * microseconds while libedit handles the key before). */
+static void
+press_ctrl_c(session *s) {
+    struct timespec pause = {.tv_nsec = 100 * 1000 * 1000};
+    (void)nanosleep(&pause, NULL);
+    if (write(s->master, "\x03", 1) != 1) {
+        return;
+    }
+}
+
 /* Types text at the prompt, one byte at a time as a terminal delivers keys. */
 static void
 type(session *s, const char *text) {
@@ -285,11 +296,11 @@ TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
     clear_screen();
     type(&s, "SELECT 'lost'");
     CHECK(wait_for(&s, "'lost'", 5000));
-    type(&s, "\x03");
+    press_ctrl_c(&s);
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 1\r");
     CHECK(wait_for(&s, "...> ", 5000));
-    type(&s, "\x03");
+    press_ctrl_c(&s);
     clear_screen();
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 2 AS two;\r");
@@ -367,6 +378,44 @@ TEST(test_pty_deltalite_history_names_the_history_file) {
     CHECK_STR_EQ(usual, "");
 }
 
+/* Tab completes keywords (in the case typed), tables after FROM (schemas with their '.',
+ * then their tables), columns of the tables the statement names (also on its earlier lines),
+ * paths inside delta.`...` (folders with a '/'), and dot-commands. Each completed statement
+ * runs, so the completion was the right text. */
+TEST(test_pty_tab_completes_keywords_tables_columns_paths_and_commands) {
+    static const char *const setup[] = {
+        "CREATE TABLE people (person_id INT, name STRING);",
+        "INSERT INTO people VALUES (7, 'ann');",
+        "CREATE SCHEMA sales;",
+        "CREATE TABLE sales.orders (order_id INT);",
+    };
+    CHECK(session_typing(setup, sizeof(setup) / sizeof(setup[0])));
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    static const struct {
+        const char *typed;
+        const char *shown;
+    } steps[] = {
+        {"sel\t* FROM peo\tWHERE pers\t= 7;\r", "person_id,name\r\n7,ann\r\n"},
+        {"SELECT * FROM people\r  WHERE na\t= 'ann' AND pers\t= 7;\r", "7,ann\r\n"},
+        {"SELECT count(*) AS n FROM sa\tor\t;\r", "n\r\n0\r\n"},
+        {"SELECT count(*) AS m FROM delta.`w\tpe\t`;\r", "m\r\n1\r\n"},
+        {".ti\t\r", "off\r\n"},
+    };
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        clear_screen();
+        type(&s, steps[i].typed);
+        if (!wait_for(&s, steps[i].shown, 5000)) {
+            printf("  typed %s; the terminal showed:\n%s\n", steps[i].typed, screen);
+            CHECK(false);
+        }
+        CHECK(wait_for(&s, "deltalite> ", 5000));
+    }
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -395,6 +444,7 @@ main(int argc, char **argv) {
     RUN(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing);
     RUN(test_pty_ctrl_d_with_a_pending_statement_says_so);
     RUN(test_pty_deltalite_history_names_the_history_file);
+    RUN(test_pty_tab_completes_keywords_tables_columns_paths_and_commands);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
