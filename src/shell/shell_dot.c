@@ -191,6 +191,7 @@ cmd_limit(dl_shell *sh, char **w, int n, const char *rest) {
         sh->max_rows = v;
     } else {
         sh->max_width = (int32_t)v;
+        sh->is_width_auto = false;
     }
     return true;
 }

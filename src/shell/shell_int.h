@@ -143,6 +143,7 @@ typedef struct dl_shell {
     dl_shell_mode mode;
     int64_t max_rows;       /* box mode: rows shown (-1 = all) */
     int32_t max_width;      /* box mode: width (0 = unlimited) */
+    bool is_width_auto;     /* max_width follows the terminal's width (until .maxwidth) */
     bool is_interactive;    /* reading a terminal with a prompt */
     bool bail;              /* stop at the first failing statement */
     bool timer;             /* print each statement's run time */
@@ -176,6 +177,9 @@ typedef struct dl_shell {
  */
 bool dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
                       int64_t first_line);
+
+/* The width of the terminal standard output is, or 0 when it is not a terminal. */
+int32_t dl_shell_terminal_width(void);
 
 /* Prints the last error of sh->db for a statement whose text starts at line first_line of
  * source (NULL: no place). */

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,15 +216,6 @@ parse_args(int argc, char **argv, args *a) {
     return -1;
 }
 
-static int32_t
-terminal_width(void) {
-    struct winsize ws;
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-        return (int32_t)ws.ws_col;
-    }
-    return 0;
-}
-
 /* Runs text (-c, -cmd) as a script without a file name: statements and dot-commands. */
 static bool
 run_text(dl_shell *sh, const char *text) {
@@ -356,7 +346,8 @@ main(int argc, char **argv) {
     sh.warehouse = a.warehouse;
     bool is_tty_out = isatty(STDOUT_FILENO) != 0;
     sh.max_rows = is_tty_out ? 40 : -1;
-    sh.max_width = terminal_width();
+    sh.is_width_auto = is_tty_out;
+    sh.max_width = dl_shell_terminal_width();
     if (deltalite_open(a.warehouse, &opts, &sh.db) != DELTALITE_OK) {
         (void)fprintf(stderr, "deltalite: cannot open the warehouse '%s': %s\n", a.warehouse,
                       deltalite_error_message(sh.db));

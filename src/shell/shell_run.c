@@ -23,11 +23,22 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shell/shell_int.h"
 #include "sql/parse/sql_parse.h"
+
+int32_t
+dl_shell_terminal_width(void) {
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        return (int32_t)ws.ws_col;
+    }
+    return 0;
+}
 
 static bool
 is_numeric_type(deltalite_type t) {
@@ -305,6 +316,9 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
         (void)fprintf(sh->out, "%.*s\n", (int)len, sql);
     }
     run_clock start = clock_now();
+    if (sh->is_width_auto) {
+        sh->max_width = dl_shell_terminal_width(); /* the terminal may have been resized */
+    }
     /* SA_RESTART: a write blocked on a full pipe resumes rather than losing output. */
     struct sigaction on = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
     struct sigaction before;

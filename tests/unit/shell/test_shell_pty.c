@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -416,6 +417,37 @@ TEST(test_pty_tab_completes_keywords_tables_columns_paths_and_commands) {
     CHECK_INT_EQ(session_end(&s), 0);
 }
 
+static void
+resize(session *s, unsigned short cols) {
+    struct winsize ws = {.ws_row = 24, .ws_col = cols};
+    (void)ioctl(s->master, TIOCSWINSZ, &ws);
+}
+
+/* Box mode fits the terminal's width as it is when a statement runs: it kept the width read
+ * at start-up after the window was resized. */
+TEST(test_pty_box_follows_a_resized_terminal) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    resize(&s, 40);
+    type(&s, ".mode box\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    static const char wide[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+    clear_screen();
+    type(&s, "SELECT repeat('x', 60) AS a;\r");
+    CHECK(wait_for(&s, "┘", 5000));
+    bool is_narrow = strstr(screen, wide) == NULL && strstr(screen, "x…") != NULL;
+    resize(&s, 100);
+    clear_screen();
+    type(&s, "SELECT repeat('x', 60) AS a;\r");
+    CHECK(wait_for(&s, "┘", 5000));
+    bool is_wide = strstr(screen, wide) != NULL;
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    CHECK(is_narrow);
+    CHECK(is_wide);
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -445,6 +477,7 @@ main(int argc, char **argv) {
     RUN(test_pty_ctrl_d_with_a_pending_statement_says_so);
     RUN(test_pty_deltalite_history_names_the_history_file);
     RUN(test_pty_tab_completes_keywords_tables_columns_paths_and_commands);
+    RUN(test_pty_box_follows_a_resized_terminal);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
