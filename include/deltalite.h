@@ -388,9 +388,14 @@ struct ArrowArrayStream {
  * Turns the rest of result into an Arrow C stream: the schema is a struct ("+s") with one
  * field per column (names and types as the columns', nullable), and each get_next yields one
  * record batch as a struct array (up to 2048 rows; zero-copy where the engine's vectors allow,
- * dictionary columns decoded). The end of the stream is an array whose release is NULL. The
- * callbacks return 0 or an errno value (EIO for engine errors, ENOMEM, EINVAL) with the
- * message in get_last_error.
+ * dictionary columns decoded). Formats: boolean "b", tinyint "c", smallint "s", int "i",
+ * bigint "l", float "f", double "g", decimal "d:p,s" (decimal128), date "tdD", timestamp
+ * "tsu:UTC", timestamp_ntz "tsu:", struct "+s", array "+l", map "+m", void "n"; string and
+ * binary are Arrow's string and binary views, "vu" and "vz" (Arrow 15 and later; the buffers
+ * are validity, the 16-byte views, the data buffers, then their int64 sizes), or plain "u" /
+ * "z" and large "U" / "Z" with deltalite_result_to_arrow_flags. The end of the stream is an
+ * array whose release is NULL. The callbacks return 0 or an errno value (EIO for engine
+ * errors, ENOMEM, EINVAL) with the message in get_last_error.
  * Ownership: result moves into the stream, which frees it when released; do not use or free
  * result afterwards, whatever the status. Rows already read with next_row are not repeated.
  * Lifetime: release the stream before closing db; arrays it produced stay valid after the
@@ -399,6 +404,18 @@ struct ArrowArrayStream {
  */
 DELTALITE_API deltalite_status deltalite_result_to_arrow(deltalite_result *result,
                                                          struct ArrowArrayStream *out);
+
+/* deltalite_result_to_arrow_flags: strings and binary in the formats consumers that predate
+ * views read (the bytes are copied): */
+#define DELTALITE_ARROW_PLAIN_STRINGS 1u /* "u" / "z", int32 offsets (a batch over 2 GiB of
+                                            them fails with LIMIT) */
+#define DELTALITE_ARROW_LARGE_STRINGS 2u /* "U" / "Z", int64 offsets */
+
+/* As deltalite_result_to_arrow, with flags (0 or one DELTALITE_ARROW_*; else INVALID_ARG, and
+ * result is freed as always). Also inside structs, arrays and maps. */
+DELTALITE_API deltalite_status deltalite_result_to_arrow_flags(deltalite_result *result,
+                                                               uint32_t flags,
+                                                               struct ArrowArrayStream *out);
 
 /* deltalite_query then deltalite_result_to_arrow: the last statement's rows as a stream. */
 DELTALITE_API deltalite_status deltalite_query_arrow(deltalite_db *db, const char *sql,
