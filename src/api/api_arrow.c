@@ -15,7 +15,7 @@
 typedef struct api_stream {
     deltalite_result *result;
     unsigned flags; /* DL_VEC_ARROW_*: dictionaries flattened, strings as asked */
-    dl_error err; /* the last failure, for get_last_error */
+    dl_error err;   /* the last failure, for get_last_error */
 } api_stream;
 
 static int

@@ -31,27 +31,30 @@ static dl_buf words;
 static size_t word_pos; /* the generator's position in words */
 
 static const char *const keywords[] = {
-    "SELECT",   "FROM",     "WHERE",    "GROUP BY", "ORDER BY", "HAVING",   "LIMIT",
-    "OFFSET",   "JOIN",     "LEFT",     "RIGHT",    "FULL",     "OUTER",    "INNER",
-    "CROSS",    "SEMI",     "ANTI",     "ON",       "USING",    "AS",       "AND",
-    "OR",       "NOT",      "NULL",     "IS",       "IN",       "EXISTS",   "BETWEEN",
-    "LIKE",     "ILIKE",    "RLIKE",    "CASE",     "WHEN",     "THEN",     "ELSE",
-    "END",      "DISTINCT", "UNION",    "INTERSECT", "EXCEPT",  "ALL",      "WITH",
-    "VALUES",   "INSERT",   "INTO",     "OVERWRITE", "UPDATE",  "SET",      "DELETE",
-    "MERGE",    "MATCHED",  "CREATE",   "TABLE",    "SCHEMA",   "DATABASE", "IF",
-    "REPLACE",  "ALTER",    "ADD",      "COLUMNS",  "COLUMN",   "RENAME",   "TO",
-    "DROP",     "DESCRIBE", "HISTORY",  "DETAIL",   "EXTENDED", "SHOW",     "TABLES",
-    "SCHEMAS",  "TBLPROPERTIES", "PARTITIONED", "USE", "RESET", "RESTORE", "VERSION",
-    "TIMESTAMP", "OF",      "VACUUM",   "RETAIN",   "HOURS",    "DRY",      "RUN",
-    "OPTIMIZE", "ZORDER",   "EXPLAIN",  "COPY",     "CAST",     "TRUE",     "FALSE",
-    "DELTA",    "ASC",      "DESC",     "NULLS",    "FIRST",    "LAST",     "OVER",
-    "PARTITION", "WINDOW",  "ROWS",     "RANGE",    "LATERAL",  "VIEW",     "EXPLODE",
+    "SELECT",      "FROM",     "WHERE",     "GROUP BY",  "ORDER BY", "HAVING",
+    "LIMIT",       "OFFSET",   "JOIN",      "LEFT",      "RIGHT",    "FULL",
+    "OUTER",       "INNER",    "CROSS",     "SEMI",      "ANTI",     "ON",
+    "USING",       "AS",       "AND",       "OR",        "NOT",      "NULL",
+    "IS",          "IN",       "EXISTS",    "BETWEEN",   "LIKE",     "ILIKE",
+    "RLIKE",       "CASE",     "WHEN",      "THEN",      "ELSE",     "END",
+    "DISTINCT",    "UNION",    "INTERSECT", "EXCEPT",    "ALL",      "WITH",
+    "VALUES",      "INSERT",   "INTO",      "OVERWRITE", "UPDATE",   "SET",
+    "DELETE",      "MERGE",    "MATCHED",   "CREATE",    "TABLE",    "SCHEMA",
+    "DATABASE",    "IF",       "REPLACE",   "ALTER",     "ADD",      "COLUMNS",
+    "COLUMN",      "RENAME",   "TO",        "DROP",      "DESCRIBE", "HISTORY",
+    "DETAIL",      "EXTENDED", "SHOW",      "TABLES",    "SCHEMAS",  "TBLPROPERTIES",
+    "PARTITIONED", "USE",      "RESET",     "RESTORE",   "VERSION",  "TIMESTAMP",
+    "OF",          "VACUUM",   "RETAIN",    "HOURS",     "DRY",      "RUN",
+    "OPTIMIZE",    "ZORDER",   "EXPLAIN",   "COPY",      "CAST",     "TRUE",
+    "FALSE",       "DELTA",    "ASC",       "DESC",      "NULLS",    "FIRST",
+    "LAST",        "OVER",     "PARTITION", "WINDOW",    "ROWS",     "RANGE",
+    "LATERAL",     "VIEW",     "EXPLODE",
 };
 
 /* Words after which a table name comes. */
-static const char *const table_words[] = {"FROM",     "JOIN",  "INTO",    "UPDATE",
-                                          "TABLE",    "USING", "DESCRIBE", "DESC",
-                                          "OPTIMIZE", "VACUUM", "HISTORY", "DETAIL"};
+static const char *const table_words[] = {"FROM",     "JOIN",   "INTO",     "UPDATE",
+                                          "TABLE",    "USING",  "DESCRIBE", "DESC",
+                                          "OPTIMIZE", "VACUUM", "HISTORY",  "DETAIL"};
 
 static bool
 is_word_in(const char *word, size_t len, const char *const *list, size_t n) {
@@ -70,8 +73,8 @@ offer(const char *prefix, const char *s, size_t len, const char *suffix, const c
     size_t n_text = strlen(text);
     size_t n_common = DL_MIN(n_text, n_prefix);
     if (strncasecmp(prefix, text, n_common) != 0 ||
-        (n_text > n_prefix && (len < n_text - n_prefix ||
-                               strncasecmp(s, text + n_prefix, n_text - n_prefix) != 0))) {
+        (n_text > n_prefix &&
+         (len < n_text - n_prefix || strncasecmp(s, text + n_prefix, n_text - n_prefix) != 0))) {
         return;
     }
     (void)(dl_buf_append_cstr(&words, prefix, NULL) == DL_OK &&
@@ -154,7 +157,8 @@ offer_columns(const char *stmt, size_t len, const char *text) {
         while (i + n < len && isalpha((unsigned char)stmt[i + n])) {
             n++;
         }
-        if (!is_start || n == 0 || !is_word_in(stmt + i, n, table_words, DL_ARRAY_LEN(table_words))) {
+        if (!is_start || n == 0 ||
+            !is_word_in(stmt + i, n, table_words, DL_ARRAY_LEN(table_words))) {
             i += n;
             continue;
         }
@@ -295,7 +299,8 @@ complete(const char *text, int start, int end) {
     dl_buf_reset(&words);
     collect(line, (size_t)start, text);
     rl_attempted_completion_over = 1; /* no file names where they make no sense */
-    bool is_one = words.len > 0 && memchr(words.data, '\0', words.len) == words.data + words.len - 1;
+    bool is_one =
+        words.len > 0 && memchr(words.data, '\0', words.len) == words.data + words.len - 1;
     /* a lone "schema." is followed by its tables, not by a blank */
     rl_completion_append_character = is_one && words.data[words.len - 2] == '.' ? '\0' : ' ';
     return words.len > 0 ? rl_completion_matches(text, next_word) : NULL;

@@ -336,7 +336,6 @@ use_utf8_terminal(void) {
     }
 }
 
-
 static volatile sig_atomic_t got_prompt_sigint;
 
 static void

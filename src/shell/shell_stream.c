@@ -31,8 +31,8 @@
  * which reads it back), TIMESTAMP_NTZ '...', NaN and infinities as CAST('NaN' AS DOUBLE),
  * intervals as their literal. Nested types have no literal here: the shell refuses them.
  */
-#include <strings.h>
 #include <string.h>
+#include <strings.h>
 
 #include "shell/shell_int.h"
 
@@ -205,7 +205,6 @@ md_header(const dl_shell_stream *s) {
     }
     (void)fputc('\n', s->out);
 }
-
 
 /* ---- list, tabs, line, HTML -------------------------------------------------------------- */
 
@@ -402,7 +401,9 @@ dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode, const d
     case DL_SHELL_MODE_LIST:
     case DL_SHELL_MODE_TABS:
         if (!s->no_header) {
-            header_names(s, mode == DL_SHELL_MODE_CSV ? ',' : mode == DL_SHELL_MODE_LIST ? '|' : '\t');
+            header_names(s, mode == DL_SHELL_MODE_CSV    ? ','
+                            : mode == DL_SHELL_MODE_LIST ? '|'
+                                                         : '\t');
         }
         break;
     case DL_SHELL_MODE_MARKDOWN:

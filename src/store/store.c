@@ -169,9 +169,9 @@ check_writable(const dl_store *store, const char *what, const char *path, dl_err
         return DL_OK;
     }
     const char *sep = path[0] != '\0' && strcmp(store->location, "/") != 0 ? "/" : "";
-    dl_status s = dl_error_set(err, DL_ERR_READONLY,
-                               "cannot %s '%s%s%s': the warehouse is open read-only", what,
-                               store->location, sep, path);
+    dl_status s =
+        dl_error_set(err, DL_ERR_READONLY, "cannot %s '%s%s%s': the warehouse is open read-only",
+                     what, store->location, sep, path);
     dl_error_hint(err, "open it without -readonly (DELTALITE_OPEN_READONLY) to change it");
     return s;
 }

@@ -143,8 +143,8 @@ export_schema_node(const dl_type *type, const char *name, bool is_nullable, bool
     for (int32_t i = 0; i < (int32_t)n; i++) {
         dl_type_field f = child_field(type, i);
         bool is_child_dict = child_is_dict != NULL && child_is_dict[i];
-        dl_status s = export_schema_node(f.type, f.name, f.is_nullable, is_child_dict, NULL,
-                                         flags, alloc, &children[i], err);
+        dl_status s = export_schema_node(f.type, f.name, f.is_nullable, is_child_dict, NULL, flags,
+                                         alloc, &children[i], err);
         if (s != DL_OK) {
             release_schema(out);
             return s;

@@ -49,8 +49,8 @@
  * (the string flags) export it. The caller releases out. */
 DL_NODISCARD dl_status dl_vec_arrow_export_type(const dl_type *type, const char *name,
                                                 bool is_nullable, unsigned flags,
-                                                const dl_allocator *alloc,
-                                                struct ArrowSchema *out, dl_error *err);
+                                                const dl_allocator *alloc, struct ArrowSchema *out,
+                                                dl_error *err);
 
 /* Fills out_array (and out_schema unless NULL) with vec. The caller releases both. On
  * failure neither needs releasing. */

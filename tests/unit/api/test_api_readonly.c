@@ -27,9 +27,9 @@ static size_t listing_len;
 static int
 add_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
     (void)flag, (void)ftw;
-    int n = snprintf(listing + listing_len, sizeof(listing) - listing_len, "%s %lld %lld.%09ld\n",
-                     path, (long long)st->st_size, (long long)st->st_mtim.tv_sec,
-                     (long)st->st_mtim.tv_nsec);
+    int n =
+        snprintf(listing + listing_len, sizeof(listing) - listing_len, "%s %lld %lld.%09ld\n", path,
+                 (long long)st->st_size, (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
     if (n > 0 && (size_t)n < sizeof(listing) - listing_len) {
         listing_len += (size_t)n;
     }

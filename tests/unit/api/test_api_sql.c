@@ -211,10 +211,10 @@ TEST(test_arrow_stream_gives_plain_or_large_strings_on_request) {
         const struct ArrowArray *str = array.children[0];
         CHECK_INT_EQ(str->n_buffers, 3);
         CHECK_INT_EQ(str->null_count, 1);
-        int64_t end0 = k == 0 ? ((const int32_t *)str->buffers[1])[1]
-                              : ((const int64_t *)str->buffers[1])[1];
-        int64_t end1 = k == 0 ? ((const int32_t *)str->buffers[1])[2]
-                              : ((const int64_t *)str->buffers[1])[2];
+        int64_t end0 =
+            k == 0 ? ((const int32_t *)str->buffers[1])[1] : ((const int64_t *)str->buffers[1])[1];
+        int64_t end1 =
+            k == 0 ? ((const int32_t *)str->buffers[1])[2] : ((const int64_t *)str->buffers[1])[2];
         CHECK_INT_EQ(end0, 3);
         CHECK_INT_EQ(end1, 3); /* the NULL holds no bytes */
         CHECK(memcmp(str->buffers[2], "abc", 3) == 0);

@@ -252,8 +252,8 @@ TEST(test_insert_writes_a_literal_of_each_type) {
         {.name = "t", .type = "timestamp", .kind = DELTALITE_TYPE_TIMESTAMP},
         {.name = "x", .type = "double", .is_numeric = true, .kind = DELTALITE_TYPE_DOUBLE},
         {.name = "n", .type = "int", .is_numeric = true, .kind = DELTALITE_TYPE_INT}};
-    const char *cells[] = {"it's a \\", "\x01\xff", "2026-10-02", "2026-10-02 08:00:00", "-Infinity",
-                           NULL};
+    const char *cells[] = {"it's a \\",           "\x01\xff",  "2026-10-02",
+                           "2026-10-02 08:00:00", "-Infinity", NULL};
     dl_shell_stream_opts opts = {.table_name = "s.t"};
     CHECK_STR_EQ(stream_with(DL_SHELL_MODE_INSERT, cols, 6, cells, 1, &opts),
                  "INSERT INTO s.t VALUES ('it\\'s a \\\\', X'01FF', DATE '2026-10-02', "

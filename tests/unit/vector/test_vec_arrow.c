@@ -492,17 +492,15 @@ TEST(test_type_schema_export_spells_arrow_formats) {
     dl_error err;
     dl_arena_init(&arena, NULL, 0);
     struct ArrowSchema schema;
-    CHECK_OK(
-        dl_vec_arrow_export_type(dec(&arena, 38, 0), "amount", false, 0, NULL, &schema, &err),
-        &err);
+    CHECK_OK(dl_vec_arrow_export_type(dec(&arena, 38, 0), "amount", false, 0, NULL, &schema, &err),
+             &err);
     CHECK_STR_EQ(schema.format, "d:38,0");
     CHECK_STR_EQ(schema.name, "amount");
     CHECK(schema.metadata == NULL && schema.flags == 0 && schema.n_children == 0);
     schema.release(&schema);
-    CHECK_OK(
-        dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP), NULL, true, 0, NULL, &schema,
-                                 &err),
-        &err);
+    CHECK_OK(dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP), NULL, true, 0, NULL, &schema,
+                                      &err),
+             &err);
     CHECK_STR_EQ(schema.format, "tsu:UTC");
     CHECK_STR_EQ(schema.name, "");
     schema.release(&schema);
