@@ -208,6 +208,15 @@ DELTALITE_API deltalite_status deltalite_query_len(deltalite_db *db, const char 
 DELTALITE_API void deltalite_interrupt(deltalite_db *db);
 
 /*
+ * How far the statement running on db has come: *out_done of *out_total parts (the files and
+ * row groups its scans read; the total grows as scans start), both 0 when nothing measurable
+ * runs. A progress bar shows done / total. Like deltalite_interrupt, it may be called from
+ * another thread while db runs a statement (it reads two counters); out pointers may be NULL.
+ */
+DELTALITE_API void deltalite_progress(const deltalite_db *db, int64_t *out_done,
+                                      int64_t *out_total);
+
+/*
  * True when sql ends with a complete statement: its last ';' lies outside strings, quoted
  * names and comments, and only blanks or comments follow it (sqlite3_complete). A shell uses
  * it to know when to stop reading lines. Thread-safe; sql NULL gives false.
@@ -407,7 +416,8 @@ DELTALITE_API deltalite_status deltalite_result_to_arrow(deltalite_result *resul
 
 /* deltalite_result_to_arrow_flags: strings and binary in the formats consumers that predate
  * views read (the bytes are copied): */
-#define DELTALITE_ARROW_PLAIN_STRINGS 1u /* "u" / "z", int32 offsets (a batch over 2 GiB of
+#define DELTALITE_ARROW_PLAIN_STRINGS                                                       \
+    1u                                   /* "u" / "z", int32 offsets (a batch over 2 GiB of \
                                             them fails with LIMIT) */
 #define DELTALITE_ARROW_LARGE_STRINGS 2u /* "U" / "Z", int64 offsets */
 

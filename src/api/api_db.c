@@ -201,6 +201,21 @@ deltalite_interrupt(deltalite_db *db) {
     }
 }
 
+void
+deltalite_progress(const deltalite_db *db, int64_t *out_done, int64_t *out_total) {
+    int64_t done = 0;
+    int64_t total = 0;
+    if (db != NULL && db->session != NULL) {
+        dl_sql_session_progress(db->session, &done, &total);
+    }
+    if (out_done != NULL) {
+        *out_done = done;
+    }
+    if (out_total != NULL) {
+        *out_total = total;
+    }
+}
+
 deltalite_status
 deltalite_close(deltalite_db *db) {
     if (db == NULL) {

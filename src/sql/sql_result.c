@@ -51,6 +51,10 @@ result_new(dl_sql_session *session, dl_sql_result **out, dl_error *err) {
     atomic_init(&x->is_interrupted, false);
     atomic_store(&session->interrupt, false); /* an interrupt stops what runs, not what follows */
     x->session_interrupt = &session->interrupt;
+    atomic_store(&session->progress_done, 0);
+    atomic_store(&session->progress_total, 0);
+    x->progress_done = &session->progress_done;
+    x->progress_total = &session->progress_total;
     x->env.ansi = dl_sql_session_is_ansi(session);
     const char *tz = dl_sql_session_get(session, "spark.sql.session.timeZone");
     x->env.time_zone = dl_arena_strndup(&r->arena, tz, strlen(tz));
@@ -80,6 +84,12 @@ dl_sql_result_free(dl_sql_result *result) {
 const dl_type *
 dl_sql_result_schema(const dl_sql_result *result) {
     return result->schema;
+}
+
+void
+dl_sql_session_progress(const dl_sql_session *session, int64_t *out_done, int64_t *out_total) {
+    *out_done = atomic_load_explicit(&session->progress_done, memory_order_relaxed);
+    *out_total = atomic_load_explicit(&session->progress_total, memory_order_relaxed);
 }
 
 bool

@@ -75,6 +75,8 @@ TEST(test_readonly_refuses_every_write_and_changes_no_file) {
     CHECK(d != NULL);
     char sql[1024];
     (void)snprintf(sql, sizeof(sql), "INSERT INTO delta.`%s` VALUES (9)", outside);
+    char copy[1024];
+    (void)snprintf(copy, sizeof(copy), "COPY (SELECT 1 AS a) TO '%s/copied.csv'", dir);
     const char *const writes[] = {
         "INSERT INTO t VALUES (4, 'd')",
         "INSERT OVERWRITE t SELECT * FROM t",
@@ -90,6 +92,7 @@ TEST(test_readonly_refuses_every_write_and_changes_no_file) {
         "OPTIMIZE t",
         "RESTORE TABLE t TO VERSION AS OF 1",
         sql,
+        copy, /* COPY TO writes a file outside every table */
     };
     const char *before = list_tree();
     static char saved[sizeof(listing)];

@@ -234,6 +234,32 @@ TEST(test_arrow_stream_gives_plain_or_large_strings_on_request) {
     CHECK(strstr(deltalite_error_message(db), "at most one of") != NULL);
 }
 
+/* deltalite_progress counts the parts (files) the running statement's scans read: all of
+ * them once it is read to its end, zero for a statement without a scan. */
+TEST(test_progress_counts_the_files_a_query_reads) {
+    CHECK_INT_EQ(deltalite_exec(db, "SET spark.sql.files.maxRecordsPerFile = 10; "
+                                    "CREATE TABLE progress_t USING delta AS SELECT id FROM "
+                                    "range(45); RESET spark.sql.files.maxRecordsPerFile"),
+                 DELTALITE_OK);
+    deltalite_result *r = query("SELECT count(*) FROM progress_t");
+    CHECK(r != NULL);
+    int64_t done = -1;
+    int64_t total = -1;
+    while (next(r)) {
+    }
+    deltalite_progress(db, &done, &total);
+    deltalite_result_free(r);
+    CHECK_INT_EQ(total, 5);
+    CHECK_INT_EQ(done, 5);
+    r = query("SELECT 1");
+    CHECK(r != NULL && next(r));
+    deltalite_progress(db, &done, NULL);
+    deltalite_result_free(r);
+    CHECK_INT_EQ(done, 0);
+    deltalite_progress(NULL, &done, &total); /* no handle: nothing runs */
+    CHECK_INT_EQ(total, 0);
+}
+
 TEST(test_arrow_stream_continues_after_rows_read_one_by_one) {
     deltalite_result *r = query("SELECT id FROM range(0, 5) AS t(id)");
     CHECK(r != NULL);
@@ -459,6 +485,7 @@ main(void) {
     RUN(test_arrow_stream_exports_schema_and_batches);
     RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
     RUN(test_arrow_stream_gives_plain_or_large_strings_on_request);
+    RUN(test_progress_counts_the_files_a_query_reads);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
     RUN(test_get_json_writes_any_value_as_json);
