@@ -188,16 +188,28 @@ offer_columns(const char *stmt, size_t len, const char *text) {
     }
 }
 
+/* The keyword in lower case into word (cap bytes, NUL-terminated). */
+static void
+lower_keyword(const char *keyword, char *word, size_t cap) {
+    static const char lower[] = "abcdefghijklmnopqrstuvwxyz";
+    size_t k = 0;
+    for (; keyword[k] != '\0' && k + 1 < cap; k++) {
+        word[k] = keyword[k];
+        if (keyword[k] >= 'A' && keyword[k] <= 'Z') {
+            word[k] = lower[keyword[k] - 'A'];
+        }
+    }
+    word[k] = '\0';
+}
+
 static void
 offer_keywords(const char *text) {
     bool is_lower = text[0] != '\0' && islower((unsigned char)text[0]);
     for (size_t i = 0; i < DL_ARRAY_LEN(keywords); i++) {
         char word[32];
-        size_t n = strlen(keywords[i]);
-        for (size_t k = 0; k <= n && k < sizeof(word); k++) {
-            word[k] = is_lower ? (char)tolower((unsigned char)keywords[i][k]) : keywords[i][k];
-        }
-        offer("", word, n, "", text);
+        lower_keyword(keywords[i], word, sizeof(word));
+        const char *shown = is_lower ? word : keywords[i];
+        offer("", shown, strlen(shown), "", text);
     }
 }
 

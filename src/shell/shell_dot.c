@@ -225,11 +225,34 @@ cmd_width(dl_shell *sh, char **w, int n, const char *rest) {
 static bool
 cmd_flag(dl_shell *sh, char **w, int n, const char *rest) {
     (void)rest;
-    bool *flag = strcmp(w[0], ".timer") == 0   ? &sh->timer
-                 : strcmp(w[0], ".echo") == 0  ? &sh->echo
-                 : strcmp(w[0], ".bail") == 0  ? &sh->bail
-                                               : &sh->headers;
+    bool *flag = strcmp(w[0], ".timer") == 0  ? &sh->timer
+                 : strcmp(w[0], ".echo") == 0 ? &sh->echo
+                 : strcmp(w[0], ".bail") == 0 ? &sh->bail
+                                              : &sh->headers;
     return on_off(sh, w, n, flag);
+}
+
+/* .progress [on|off] [DELAY_MS]: the bar, and how long a statement runs before it appears. */
+static bool
+cmd_progress(dl_shell *sh, char **w, int n, const char *rest) {
+    (void)rest;
+    long long delay = 0;
+    if (n >= 3 && !parse_int(w[2], 0, 3600000, &delay)) {
+        return dl_shell_fail(sh, ".progress: '%s' is not a delay in milliseconds (0 to 3600000)",
+                             w[2]);
+    }
+    if (n < 2) {
+        (void)fprintf(sh->out, "%s (after %lld ms)\n", sh->progress ? "on" : "off",
+                      (long long)sh->progress_ms);
+        return true;
+    }
+    if (!on_off(sh, w, 2, &sh->progress)) {
+        return false;
+    }
+    if (n >= 3) {
+        sh->progress_ms = delay;
+    }
+    return true;
 }
 
 static bool
@@ -357,6 +380,66 @@ cmd_tables(dl_shell *sh, char **w, int n, const char *rest) {
     return list_column(sh, sql, "tableName");
 }
 
+/* Prints SHOW CREATE TABLE of one table (name as SQL), ended by ';'. */
+static bool
+print_create(dl_shell *sh, const char *name) {
+    char sql[600];
+    (void)snprintf(sql, sizeof(sql), "SHOW CREATE TABLE %s", name);
+    deltalite_result *r = NULL;
+    bool has_row = false;
+    const char *text = NULL;
+    bool ok = deltalite_query(sh->db, sql, &r) == DELTALITE_OK &&
+              deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row &&
+              deltalite_result_get_text(r, 0, &text, NULL) == DELTALITE_OK && text != NULL;
+    if (ok) {
+        size_t len = strlen(text);
+        while (len > 0 && text[len - 1] == '\n') {
+            len--;
+        }
+        (void)fprintf(sh->out, "%.*s;\n", (int)len, text);
+    } else {
+        dl_shell_print_error(sh, NULL, 0);
+        sh->n_failed++;
+    }
+    deltalite_result_free(r);
+    return ok;
+}
+
+/* .schema [TABLE]: the CREATE statement of the table, or of every table of the current
+ * schema (from SHOW CREATE TABLE: the schema, partitioning and properties). */
+static bool
+cmd_schema(dl_shell *sh, char **w, int n, const char *rest) {
+    (void)rest;
+    if (n >= 2) {
+        if (strlen(w[1]) > 500) {
+            return dl_shell_fail(sh, ".schema: the table name is longer than 500 bytes");
+        }
+        return print_create(sh, w[1]);
+    }
+    deltalite_result *r = NULL;
+    if (deltalite_query(sh->db, "SHOW TABLES", &r) != DELTALITE_OK) {
+        dl_shell_print_error(sh, NULL, 0);
+        sh->n_failed++;
+        return false;
+    }
+    dl_buf names;
+    dl_buf_init(&names, NULL);
+    bool has_row = false;
+    bool ok = true;
+    while (ok && deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row) {
+        const char *t = NULL;
+        ok = deltalite_result_get_text(r, 1, &t, NULL) == DELTALITE_OK && t != NULL &&
+             strchr(t, '`') == NULL && dl_buf_appendf(&names, NULL, "`%s`", t) == DL_OK &&
+             dl_buf_append_byte(&names, '\0', NULL) == DL_OK;
+    }
+    deltalite_result_free(r);
+    for (size_t at = 0; ok && at < names.len; at += strlen((const char *)names.data + at) + 1) {
+        ok = print_create(sh, (const char *)names.data + at);
+    }
+    dl_buf_destroy(&names);
+    return ok;
+}
+
 static bool
 cmd_schemas(dl_shell *sh, char **w, int n, const char *rest) {
     (void)w, (void)n, (void)rest;
@@ -389,6 +472,7 @@ cmd_show(dl_shell *sh, char **w, int n, const char *rest) {
     (void)fprintf(o, "\n%12s: %s\n", "output", sh->out_path[0] ? sh->out_path : "stdout");
     (void)fprintf(o, "%12s: %s\n", "timer", sh->timer ? "on" : "off");
     (void)fprintf(o, "%12s: %s\n", "echo", sh->echo ? "on" : "off");
+    (void)fprintf(o, "%12s: %s\n", "progress", sh->progress ? "on" : "off");
     (void)fprintf(o, "%12s: %s\n", "bail", sh->bail ? "on" : "off");
     (void)fprintf(o, "%12s: \"%s\" \"%s\"\n", "prompt", sh->prompt, sh->prompt_cont);
     return true;
@@ -409,8 +493,11 @@ static const dot_cmd commands[] = {
     {".once", NULL, dl_shell_cmd_output, "FILE", "write the next statement's results to FILE"},
     {".timer", NULL, cmd_flag, "[on|off]", "show each statement's real, user and system time"},
     {".echo", NULL, cmd_flag, "[on|off]", "print each statement before running it"},
+    {".progress", NULL, cmd_progress, "[on|off] [MS]",
+     "a progress bar on statements running longer than MS (1000) milliseconds"},
     {".bail", NULL, cmd_flag, "[on|off]", "stop a script at the first failing statement"},
     {".tables", NULL, cmd_tables, "[SCHEMA]", "list the tables of the current (or given) schema"},
+    {".schema", NULL, cmd_schema, "[TABLE]", "the CREATE TABLE statement of TABLE (or of all)"},
     {".schemas", NULL, cmd_schemas, "", "list the schemas"},
     {".warehouse", NULL, cmd_warehouse, "", "show the warehouse folder"},
     {".open", NULL, cmd_open, "WAREHOUSE", "close this warehouse and open another (a folder)"},
@@ -476,8 +563,8 @@ dl_shell_dot_command(dl_shell *sh, const char *line) {
     char buf[1024];
     int line_len = snprintf(buf, sizeof(buf), "%s", line);
     if (line_len < 0 || (size_t)line_len >= sizeof(buf)) {
-        return dl_shell_fail(sh, "the dot-command line is %d bytes; at most %zu are read",
-                             line_len, sizeof(buf) - 1);
+        return dl_shell_fail(sh, "the dot-command line is %d bytes; at most %zu are read", line_len,
+                             sizeof(buf) - 1);
     }
     const char *rest = line + strspn(line, " \t");
     rest += strcspn(rest, " \t");

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "shell/shell_int.h"
-#include "sql/sql.h"
+#include "sql/parse/sql_parse.h"
 
 #define HISTORY_MAX 1000
 

@@ -44,11 +44,11 @@ bool dl_shell_mode_is_grid(dl_shell_mode mode);
 
 /* One column of a result as the renderers see it. */
 typedef struct dl_shell_col {
-    const char *name; /* the column name */
-    const char *type; /* Spark's spelling: "int", "decimal(10,2)" */
-    bool is_numeric;  /* right-aligned in box and markdown, unquoted in JSON */
-    bool is_boolean;  /* unquoted in JSON */
-    bool is_json;     /* JSON mode, nested type: the cell holds JSON text (written as it is) */
+    const char *name;    /* the column name */
+    const char *type;    /* Spark's spelling: "int", "decimal(10,2)" */
+    bool is_numeric;     /* right-aligned in box and markdown, unquoted in JSON */
+    bool is_boolean;     /* unquoted in JSON */
+    bool is_json;        /* JSON mode, nested type: the cell holds JSON text (written as it is) */
     deltalite_type kind; /* the column's type (insert mode writes a literal of it) */
 } dl_shell_col;
 
@@ -148,6 +148,8 @@ typedef struct dl_shell {
     bool bail;              /* stop at the first failing statement */
     bool timer;             /* print each statement's run time */
     bool echo;              /* print each statement and dot-command before running it */
+    bool progress;          /* draw a progress bar on long statements (stderr a terminal) */
+    int64_t progress_ms;    /* after how long a statement gets the bar */
     bool headers;           /* column names in the output (every mode that has a header) */
     bool is_readonly;       /* the warehouse is open read-only (-readonly) */
     uint32_t open_flags;    /* DELTALITE_OPEN_* for .open */
@@ -161,7 +163,7 @@ typedef struct dl_shell {
     FILE *stdout_file;                     /* the program's standard output */
     bool is_once;                          /* .once: sh->out goes back after one statement */
     char out_path[1024];                   /* .output/.once file ("" = standard output) */
-    bool should_quit;       /* .quit was read, or Ctrl-C stopped a script */
+    bool should_quit;                      /* .quit was read, or Ctrl-C stopped a script */
     bool is_interrupted;    /* Ctrl-C cancelled the last statement, or came as it completed */
     bool is_late_interrupt; /* Ctrl-C came after the last statement's commit: it completed */
     int64_t n_failed;       /* statements that failed */
@@ -177,6 +179,11 @@ typedef struct dl_shell {
  */
 bool dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
                       int64_t first_line);
+
+/* The progress bar (shell_progress.c): started as a statement starts, stopped (and erased)
+ * before anything is written about it. No-ops when it is off or stderr is no terminal. */
+void dl_shell_progress_start(dl_shell *sh);
+void dl_shell_progress_stop(dl_shell *sh);
 
 /* The width of the terminal standard output is, or 0 when it is not a terminal. */
 int32_t dl_shell_terminal_width(void);

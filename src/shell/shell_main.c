@@ -219,14 +219,21 @@ parse_args(int argc, char **argv, args *a) {
 /* Runs text (-c, -cmd) as a script without a file name: statements and dot-commands. */
 static bool
 run_text(dl_shell *sh, const char *text) {
-    FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "rb");
+    dl_buf copy; /* fmemopen takes a writable buffer, also to read */
+    dl_buf_init(&copy, NULL);
+    FILE *f = NULL;
+    if (dl_buf_append_cstr(&copy, text, NULL) == DL_OK) {
+        f = fmemopen(copy.data, copy.len, "rb");
+    }
     if (f == NULL) {
+        dl_buf_destroy(&copy);
         (void)fprintf(sh->err, "Error: out of memory reading -c\n");
         sh->n_failed++;
         return false;
     }
     bool ok = dl_shell_run_file(sh, f, NULL);
     (void)fclose(f);
+    dl_buf_destroy(&copy);
     return ok;
 }
 
@@ -332,6 +339,8 @@ main(int argc, char **argv) {
                    .bail = a.bail,
                    .echo = a.echo,
                    .headers = !a.no_header,
+                   .progress = true,
+                   .progress_ms = 1000,
                    .is_readonly = a.is_readonly,
                    .open_flags = flags,
                    .out = stdout,

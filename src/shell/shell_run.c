@@ -150,8 +150,8 @@ static dl_status
 display_cell(result_view *v, int32_t i) {
     const uint8_t *p = (const uint8_t *)v->cells[i];
     size_t len = v->lens[i];
-    bool is_text_mode = v->mode != DL_SHELL_MODE_CSV && !is_json_mode(v->mode) &&
-                        v->mode != DL_SHELL_MODE_INSERT;
+    bool is_text_mode =
+        v->mode != DL_SHELL_MODE_CSV && !is_json_mode(v->mode) && v->mode != DL_SHELL_MODE_INSERT;
     if (p == NULL || (!v->is_binary[i] && !(is_text_mode && memchr(p, '\0', len) != NULL))) {
         return DL_OK;
     }
@@ -185,28 +185,46 @@ next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
     return ds;
 }
 
+/* Box mode shows every row (.maxrows -1, and output that is not a terminal) in boxes of this
+ * many rows, each drawn as soon as its rows arrived: memory stays bounded and the first rows
+ * appear while the query runs. */
+#define BOX_SECTION_ROWS 1000
+
+/*
+ * Collects rows into a grid and draws it; with every row asked for, one box per section of
+ * BOX_SECTION_ROWS rows (a result that fits one section looks as it always did).
+ */
 static deltalite_status
 print_box(dl_shell *sh, deltalite_result *r, result_view *v) {
-    dl_shell_grid g;
-    dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
-    bool has_row = false;
+    bool is_sectioned = sh->max_rows < 0;
+    dl_shell_box_opts opts = {.max_width = sh->max_width,
+                              .is_ascii = sh->mode == DL_SHELL_MODE_TABLE,
+                              .no_header = !sh->headers,
+                              .null_text = sh->has_null_text ? sh->null_text : NULL,
+                              .widths = sh->widths,
+                              .n_widths = sh->n_widths};
+    bool has_row = true;
     deltalite_status ds = DELTALITE_OK;
     dl_error err;
     dl_error_clear(&err);
     dl_status st = DL_OK;
-    while (st == DL_OK && (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
-        st = dl_shell_grid_add(&g, v->cells, &err);
+    int64_t n_sections = 0;
+    while (st == DL_OK && ds == DELTALITE_OK && (has_row || n_sections == 0)) {
+        dl_shell_grid g;
+        dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
+        while (st == DL_OK && (!is_sectioned || g.n_rows < BOX_SECTION_ROWS) &&
+               (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+            st = dl_shell_grid_add(&g, v->cells, &err);
+        }
+        dl_shell_progress_stop(sh);
+        if (st == DL_OK && ds == DELTALITE_OK && (g.n_rows > 0 || n_sections == 0)) {
+            st = dl_shell_render_box(sh->out, &g, &opts, &err);
+            (void)fflush(sh->out);
+        }
+        n_sections++;
+        has_row = has_row && g.n_rows == BOX_SECTION_ROWS;
+        dl_shell_grid_destroy(&g);
     }
-    if (st == DL_OK && ds == DELTALITE_OK) {
-        dl_shell_box_opts opts = {.max_width = sh->max_width,
-                                  .is_ascii = sh->mode == DL_SHELL_MODE_TABLE,
-                                  .no_header = !sh->headers,
-                                  .null_text = sh->has_null_text ? sh->null_text : NULL,
-                                  .widths = sh->widths,
-                                  .n_widths = sh->n_widths};
-        st = dl_shell_render_box(sh->out, &g, &opts, &err);
-    }
-    dl_shell_grid_destroy(&g);
     if (st != DL_OK) {
         (void)fprintf(sh->err, "Error: %s\n", err.msg);
         return DELTALITE_ERROR_NOMEM;
@@ -220,11 +238,13 @@ print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
     dl_shell_stream_opts opts = {.no_header = !sh->headers,
                                  .null_text = sh->has_null_text ? sh->null_text : NULL,
                                  .table_name = sh->insert_table[0] ? sh->insert_table : NULL};
-    dl_shell_stream_begin(&s, sh->out, sh->mode, v->cols, v->n_cols, &opts);
     bool has_row = false;
-    deltalite_status ds = DELTALITE_OK;
-    while ((ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+    deltalite_status ds = next_cells(r, v, &has_row); /* the work before the first row */
+    dl_shell_progress_stop(sh);
+    dl_shell_stream_begin(&s, sh->out, sh->mode, v->cols, v->n_cols, &opts);
+    while (ds == DELTALITE_OK && has_row) {
         dl_shell_stream_row(&s, v->cells, v->lens);
+        ds = next_cells(r, v, &has_row);
     }
     dl_shell_stream_end(&s);
     return ds;
@@ -236,6 +256,7 @@ can_show(dl_shell *sh, deltalite_result *r) {
     int32_t n = deltalite_result_column_count(r);
     for (int32_t i = 0; sh->mode == DL_SHELL_MODE_INSERT && i < n; i++) {
         if (!dl_shell_insert_can_write(deltalite_result_column_type(r, i))) {
+            dl_shell_progress_stop(sh);
             (void)fprintf(sh->err,
                           "Error: insert mode cannot write column '%s' of type %s: the shell "
                           "has no SQL literal for nested values\n"
@@ -327,12 +348,14 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
     got_sigint = 0;
     bool is_caught = sigaction(SIGINT, &on, &before) == 0;
     deltalite_result *r = NULL;
+    dl_shell_progress_start(sh);
     deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
     bool is_shown = ds != DELTALITE_OK || can_show(sh, r);
     if (ds == DELTALITE_OK && is_shown) {
         ds = print_result(sh, r);
     }
     deltalite_result_free(r);
+    dl_shell_progress_stop(sh); /* statements without rows, and failures */
     if (is_caught) {
         (void)sigaction(SIGINT, &before, NULL);
     }

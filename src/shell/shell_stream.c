@@ -401,9 +401,13 @@ dl_shell_stream_begin(dl_shell_stream *s, FILE *out, dl_shell_mode mode, const d
     case DL_SHELL_MODE_LIST:
     case DL_SHELL_MODE_TABS:
         if (!s->no_header) {
-            header_names(s, mode == DL_SHELL_MODE_CSV    ? ','
-                            : mode == DL_SHELL_MODE_LIST ? '|'
-                                                         : '\t');
+            char sep = '\t';
+            if (mode == DL_SHELL_MODE_CSV) {
+                sep = ',';
+            } else if (mode == DL_SHELL_MODE_LIST) {
+                sep = '|';
+            }
+            header_names(s, sep);
         }
         break;
     case DL_SHELL_MODE_MARKDOWN:

@@ -321,6 +321,7 @@ TEST(test_cli_every_mode_has_a_flag) {
         return;
     }
     const char *sql = "SELECT * FROM VALUES (1, 'x<y'), (2, NULL) AS t(a, b)";
+
     static const struct {
         const char *flag;
         const char *out;
@@ -336,6 +337,7 @@ TEST(test_cli_every_mode_has_a_flag) {
         {"-insert", "INSERT INTO tbl VALUES (1, 'x<y');\nINSERT INTO tbl VALUES (2, NULL);\n"},
         {"--list", "a|b\n1|x<y\n2|NULL\n"},
     };
+
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         CHECK_INT_EQ(run(ARGS("wh", cases[i].flag, "-c", sql), NULL), 0);
         CHECK_STR_EQ(out_buf, cases[i].out);
@@ -493,6 +495,84 @@ TEST(test_cli_init_file_and_cmd_run_first) {
     (void)unlink(init_path);
 }
 
+/* .schema prints each table's CREATE statement (SHOW CREATE TABLE): columns with NOT NULL and
+ * comments, partitioning, properties; run again, it makes the same table. */
+TEST(test_cli_schema_prints_create_statements_that_run) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("sch", "-c",
+                          "CREATE TABLE s1 (id INT NOT NULL COMMENT 'the key', `odd-name` "
+                          "STRING, p DATE) USING delta PARTITIONED BY (p) COMMENT 'a table' "
+                          "TBLPROPERTIES ('delta.appendOnly' = 'true'); CREATE TABLE s2 (x "
+                          "ARRAY<STRUCT<a: INT, b: STRING>>)"),
+                     NULL),
+                 0);
+    CHECK_INT_EQ(run(ARGS("sch", "-c", ".schema s1"), NULL), 0);
+    CHECK_STR_EQ(out_buf, "CREATE TABLE default.s1 (\n"
+                          "  id int NOT NULL COMMENT 'the key',\n"
+                          "  `odd-name` string,\n"
+                          "  p date)\n"
+                          "USING delta\n"
+                          "PARTITIONED BY (p)\n"
+                          "COMMENT 'a table'\n"
+                          "TBLPROPERTIES (\n"
+                          "  'delta.appendOnly' = 'true',\n"
+                          "  'delta.minReaderVersion' = '1',\n"
+                          "  'delta.minWriterVersion' = '2');\n");
+    CHECK_INT_EQ(run(ARGS("sch", "-c", ".schema"), NULL), 0);
+    CHECK(strstr(out_buf, "CREATE TABLE default.s1 (") != NULL);
+    CHECK(strstr(out_buf, "CREATE TABLE default.s2 (\n"
+                          "  x array<struct<a:int,b:string>>)\n") != NULL);
+    /* The statement makes the same table under another name. */
+    CHECK_INT_EQ(run(ARGS("sch", "-c", ".schema s2"), NULL), 0);
+    char *name = strstr(out_buf, "default.s2");
+    CHECK(name != NULL);
+    memcpy(name, "default.s3", 10);
+    static char sql[sizeof(out_buf)];
+    (void)snprintf(sql, sizeof(sql), "%s", out_buf);
+    CHECK_INT_EQ(run(ARGS("sch", "-c", sql), NULL), 0);
+    CHECK_INT_EQ(run(ARGS("sch", "-csv", "-c", "DESCRIBE s3"), NULL), 0);
+    CHECK_STR_EQ(out_buf, "col_name,data_type,comment\nx,\"array<struct<a:int,b:string>>\",\n");
+    CHECK_INT_EQ(run(ARGS("sch", "-c", ".schema nosuch"), NULL), 1);
+    CHECK(strstr(err_buf, "nosuch") != NULL);
+}
+
+/* Box mode with every row kept every row in memory until the end (~1 GB before the first
+ * line of a big table); it draws a box per 1000 rows as they arrive. */
+TEST(test_cli_box_mode_draws_all_rows_in_sections_of_1000) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-table", "-c", "SELECT id FROM range(2500) ORDER BY id"), NULL),
+                 0);
+    int n_headers = 0;
+    int n_rows = 0;
+    for (const char *p = out_buf; (p = strchr(p, '\n')) != NULL; p++) {
+        n_headers += p[1] == '|' && strncmp(p + 2, " id ", 4) == 0 ? 1 : 0;
+        n_headers += p[1] == '|' && strncmp(p + 2, "  id  ", 6) == 0 ? 1 : 0;
+    }
+    for (const char *p = out_buf; *p != '\0'; p++) {
+        n_rows += (p == out_buf || p[-1] == '\n') && strncmp(p, "| ", 2) == 0 ? 1 : 0;
+    }
+    CHECK_INT_EQ(n_headers, 3);
+    CHECK_INT_EQ(n_rows, 2500 + 3);
+    CHECK(strstr(out_buf, "| 999 |\n+-----+\n+------+\n|  id  |\n+------+\n| 1000 |\n") != NULL);
+}
+
+/* SET -v lists every setting deltalite knows with the value in force (it said "-v" was
+ * undefined); completion after SET offers these keys. */
+TEST(test_cli_set_v_lists_the_known_settings) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", "SET parquet.page.size = 4096; SET -v"), NULL), 0);
+    static const char head[] = "key,value\nspark.sql.ansi.enabled,true\n";
+    CHECK(strncmp(out_buf, head, sizeof(head) - 1) == 0);
+    CHECK(strstr(out_buf, "\nparquet.page.size,4096\n") != NULL);
+    CHECK(strstr(out_buf, "\nspark.sql.session.timeZone,UTC\n") != NULL);
+}
+
 static void
 remove_tree(const char *path) {
     char cmd[600];
@@ -542,6 +622,9 @@ main(int argc, char **argv) {
     RUN(test_cli_shell_cd_show_prompt_and_bail);
     RUN(test_cli_readonly_and_open_refuse_to_create);
     RUN(test_cli_init_file_and_cmd_run_first);
+    RUN(test_cli_schema_prints_create_statements_that_run);
+    RUN(test_cli_box_mode_draws_all_rows_in_sections_of_1000);
+    RUN(test_cli_set_v_lists_the_known_settings);
     remove_tree(dir);
     return harness_finish();
 }

@@ -394,6 +394,7 @@ TEST(test_pty_tab_completes_keywords_tables_columns_paths_and_commands) {
     session s;
     CHECK(session_start(&s, "C.UTF-8"));
     CHECK(wait_for(&s, "deltalite> ", 5000));
+
     static const struct {
         const char *typed;
         const char *shown;
@@ -403,7 +404,10 @@ TEST(test_pty_tab_completes_keywords_tables_columns_paths_and_commands) {
         {"SELECT count(*) AS n FROM sa\tor\t;\r", "n\r\n0\r\n"},
         {"SELECT count(*) AS m FROM delta.`w\tpe\t`;\r", "m\r\n1\r\n"},
         {".ti\t\r", "off\r\n"},
+        {"SET spark.sql.ansi.en\t= false;\rSET spark.sql.ansi.enabled;\r",
+         "spark.sql.ansi.enabled,false\r\n"},
     };
+
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
         clear_screen();
         type(&s, steps[i].typed);
@@ -448,6 +452,36 @@ TEST(test_pty_box_follows_a_resized_terminal) {
     CHECK(is_wide);
 }
 
+/* A long statement showed nothing until its result. A progress bar now appears on the
+ * terminal (here after 0 ms instead of 1 s) and is erased before the result is written. */
+TEST(test_pty_progress_bar_appears_and_clears) {
+    static const char *const setup[] = {
+        "SET spark.sql.files.maxRecordsPerFile = 2000;",
+        "CREATE TABLE slow USING delta AS SELECT id FROM range(400000);",
+    };
+    CHECK(session_typing(setup, sizeof(setup) / sizeof(setup[0])));
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, ".progress on 0\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT count(DISTINCT sha2(CAST(id AS STRING), 512)) AS n FROM slow;\r");
+    bool shown = wait_for(&s, "n\r\n400000\r\n", 60000);
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    const char *bar = strstr(screen, "% \xe2\x96\x95"); /* "45% ▕" */
+    const char *erased = strstr(
+        screen,
+        "\r                                                                                \r");
+    const char *result = strstr(screen, "n\r\n400000");
+    if (!shown || bar == NULL || erased == NULL || !(bar < erased && erased < result)) {
+        printf("  the terminal showed:\n%.3000s\n", screen);
+        CHECK(false);
+    }
+    CHECK(strstr(screen, " of 200 parts") != NULL);
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -478,6 +512,7 @@ main(int argc, char **argv) {
     RUN(test_pty_deltalite_history_names_the_history_file);
     RUN(test_pty_tab_completes_keywords_tables_columns_paths_and_commands);
     RUN(test_pty_box_follows_a_resized_terminal);
+    RUN(test_pty_progress_bar_appears_and_clears);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
