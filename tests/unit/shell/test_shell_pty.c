@@ -288,6 +288,19 @@ clear_screen(void) {
     screen[0] = '\0';
 }
 
+/* Leaves the session with .quit. False, after printing what the terminal showed, when ok is
+ * false or the shell did not exit with status 0. */
+static bool
+leave(session *s, bool ok) {
+    type(s, ".quit\r");
+    int status = session_end(s);
+    if (!ok || status != 0) {
+        printf("  exit status %d; the terminal showed:\n%.4000s\n", status, screen);
+        return false;
+    }
+    return true;
+}
+
 /* Ctrl-C at the prompt ended the shell and lost the session. It clears the line (and a
  * statement being continued) and the shell waits at a fresh prompt. */
 TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
@@ -306,12 +319,7 @@ TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 2 AS two;\r");
     bool shown = wait_for(&s, "two\r\n2\r\n", 5000);
-    type(&s, ".quit\r");
-    CHECK_INT_EQ(session_end(&s), 0);
-    if (!shown || strstr(screen, "lost") != NULL) {
-        printf("  the terminal showed:\n%s\n", screen);
-        CHECK(false);
-    }
+    CHECK(leave(&s, shown && strstr(screen, "lost") == NULL));
 }
 
 /* A lone ';' or a line of comments kept the shell at "...>" waiting for a statement that
@@ -334,13 +342,7 @@ TEST(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing) {
     type(&s, ".mode json\r");
     CHECK(wait_for(&s, "...> ", 5000));
     type(&s, "  AS five;\r");
-    bool shown = wait_for(&s, "{\"five\":5}", 5000);
-    type(&s, ".quit\r");
-    CHECK_INT_EQ(session_end(&s), 0);
-    if (!shown) {
-        printf("  the terminal showed:\n%s\n", screen);
-        CHECK(false);
-    }
+    CHECK(leave(&s, wait_for(&s, "{\"five\":5}", 5000)));
 }
 
 /* Ctrl-D with a statement pending left without a word; it says the statement was not run. */
