@@ -454,9 +454,9 @@ TEST(test_cli_readonly_and_open_refuse_to_create) {
                      NULL),
                  1);
     CHECK_STR_EQ(out_buf, "n\n0\n");
-    CHECK(strncmp(err_buf, "Error: data file '", 18) == 0);
-    CHECK(strstr(err_buf, "the warehouse is open read-only\nHint: open it without -readonly") !=
-          NULL);
+    CHECK_STR_EQ(err_buf, "Error: line 1, column 1: INSERT writes files, and the warehouse is open "
+                          "read-only\nINSERT INTO ro VALUES (1)\n^\nHint: open it without "
+                          "-readonly (DELTALITE_OPEN_READONLY) to change it\n");
     CHECK_INT_EQ(run(ARGS("-readonly", "nowh", "-c", "SELECT 1"), NULL), 2);
     CHECK(strstr(err_buf, "does not exist") != NULL);
     struct stat st;
