@@ -13,11 +13,19 @@ trap 'rm -rf "$tmp"' EXIT
 # Split the page into tmp/N.sql and tmp/N.out (the text block after block N, if any).
 awk -v dir="$tmp" '
   /^```sql$/ { n++; file = dir "/" n ".sql"; inside = 1; last = n; next }
-  /^```text$/ { if (last == n && n > 0 && !taken[n]) { file = dir "/" n ".out"; inside = 1; taken[n] = 1 } ; next }
+  /^```text$/ {
+    if (last == n && n > 0 && !taken[n]) { file = dir "/" n ".out"; inside = 1; taken[n] = 1 }
+    else { print NR > (dir "/orphans") }
+    next
+  }
   /^```/ { if (inside) { close(file) } inside = 0; if (!/^```$/) { last = -1 } ; next }
   inside { print > file; next }
   /[^ ]/ { last = -1 }
 ' "$page"
+if [ -f "$tmp/orphans" ]; then
+  echo "FAIL: $page: the text block at line $(head -1 "$tmp/orphans") follows no sql block (so nothing checks it)"
+  exit 1
+fi
 mkdir "$tmp/wh"
 n=0
 while [ -f "$tmp/$((n + 1)).sql" ]; do
