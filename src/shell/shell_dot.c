@@ -225,10 +225,11 @@ cmd_width(dl_shell *sh, char **w, int n, const char *rest) {
 static bool
 cmd_flag(dl_shell *sh, char **w, int n, const char *rest) {
     (void)rest;
-    bool *flag = strcmp(w[0], ".timer") == 0  ? &sh->timer
-                 : strcmp(w[0], ".echo") == 0 ? &sh->echo
-                 : strcmp(w[0], ".bail") == 0 ? &sh->bail
-                                              : &sh->headers;
+    bool *flag = strcmp(w[0], ".timer") == 0     ? &sh->timer
+                 : strcmp(w[0], ".echo") == 0    ? &sh->echo
+                 : strcmp(w[0], ".bail") == 0    ? &sh->bail
+                 : strcmp(w[0], ".changes") == 0 ? &sh->changes
+                                                 : &sh->headers;
     return on_off(sh, w, n, flag);
 }
 
@@ -474,6 +475,7 @@ cmd_show(dl_shell *sh, char **w, int n, const char *rest) {
     (void)fprintf(o, "%12s: %s\n", "echo", sh->echo ? "on" : "off");
     (void)fprintf(o, "%12s: %s\n", "progress", sh->progress ? "on" : "off");
     (void)fprintf(o, "%12s: %s\n", "bail", sh->bail ? "on" : "off");
+    (void)fprintf(o, "%12s: %s\n", "changes", sh->changes ? "on" : "off");
     (void)fprintf(o, "%12s: \"%s\" \"%s\"\n", "prompt", sh->prompt, sh->prompt_cont);
     return true;
 }
@@ -496,6 +498,8 @@ static const dot_cmd commands[] = {
     {".progress", NULL, cmd_progress, "[on|off] [MS]",
      "a progress bar on statements running longer than MS (1000) milliseconds"},
     {".bail", NULL, cmd_flag, "[on|off]", "stop a script at the first failing statement"},
+    {".changes", NULL, cmd_flag, "[on|off]",
+     "show the row counts of INSERT, UPDATE, DELETE and MERGE (on)"},
     {".tables", NULL, cmd_tables, "[SCHEMA]", "list the tables of the current (or given) schema"},
     {".schema", NULL, cmd_schema, "[TABLE]", "the CREATE TABLE statement of TABLE (or of all)"},
     {".schemas", NULL, cmd_schemas, "", "list the schemas"},

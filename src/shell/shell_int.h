@@ -148,6 +148,7 @@ typedef struct dl_shell {
     bool bail;              /* stop at the first failing statement */
     bool timer;             /* print each statement's run time */
     bool echo;              /* print each statement and dot-command before running it */
+    bool changes;           /* show the row counts INSERT, UPDATE, DELETE and MERGE answer */
     bool progress;          /* draw a progress bar on long statements (stderr a terminal) */
     int64_t progress_ms;    /* after how long a statement gets the bar */
     bool headers;           /* column names in the output (every mode that has a header) */

@@ -339,6 +339,7 @@ main(int argc, char **argv) {
                    .bail = a.bail,
                    .echo = a.echo,
                    .headers = !a.no_header,
+                   .changes = true,
                    .progress = true,
                    .progress_ms = 1000,
                    .is_readonly = a.is_readonly,

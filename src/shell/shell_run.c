@@ -269,7 +269,21 @@ can_show(dl_shell *sh, deltalite_result *r) {
     return true;
 }
 
-/* Prints a result in the current mode; statements without columns print nothing. */
+/* Whether the result is the row counts of a DML statement (which .changes off hides). */
+static bool
+is_counts(const deltalite_result *r) {
+    static const char *const dml[] = {"INSERT", "UPDATE", "DELETE", "MERGE"};
+    const char *kind = deltalite_result_statement(r);
+    for (size_t i = 0; i < DL_ARRAY_LEN(dml); i++) {
+        if (strcmp(kind, dml[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Prints a result in the current mode; statements without columns print nothing, and with
+ * .changes off neither do the counts of DML. */
 static deltalite_status
 print_result(dl_shell *sh, deltalite_result *r) {
     result_view v;
@@ -279,7 +293,7 @@ print_result(dl_shell *sh, deltalite_result *r) {
         return DELTALITE_ERROR_NOMEM;
     }
     deltalite_status ds = DELTALITE_OK;
-    if (v.n_cols == 0) {
+    if (v.n_cols == 0 || (!sh->changes && is_counts(r))) {
         bool has_row = true;
         while (ds == DELTALITE_OK && has_row) {
             ds = deltalite_result_next_row(r, &has_row);

@@ -573,6 +573,21 @@ TEST(test_cli_set_v_lists_the_known_settings) {
     CHECK(strstr(out_buf, "\nspark.sql.session.timeZone,UTC\n") != NULL);
 }
 
+/* .changes off hides the row counts INSERT, UPDATE, DELETE and MERGE answer; queries still
+ * print. */
+TEST(test_cli_changes_off_hides_the_counts_of_dml) {
+    if (!has_engine) {
+        return;
+    }
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c",
+                          "CREATE TABLE ch (a INT); INSERT INTO ch VALUES (1), (2);\n"
+                          ".changes off\nINSERT INTO ch VALUES (3); DELETE FROM ch WHERE a = 1; "
+                          "SELECT count(*) AS n FROM ch;\n.changes"),
+                     NULL),
+                 0);
+    CHECK_STR_EQ(out_buf, "num_affected_rows,num_inserted_rows\n2,2\nn\n2\noff\n");
+}
+
 static void
 remove_tree(const char *path) {
     char cmd[600];
@@ -625,6 +640,7 @@ main(int argc, char **argv) {
     RUN(test_cli_schema_prints_create_statements_that_run);
     RUN(test_cli_box_mode_draws_all_rows_in_sections_of_1000);
     RUN(test_cli_set_v_lists_the_known_settings);
+    RUN(test_cli_changes_off_hides_the_counts_of_dml);
     remove_tree(dir);
     return harness_finish();
 }

@@ -101,13 +101,14 @@ wait_for(session *s, const char *want, int ms) {
     }
 }
 
-/* Presses Ctrl-C once the shell waits for a key (a person's Ctrl-C never lands in the
- * microseconds while libedit handles the key before). */
+/* Presses a control key once the shell waits for it: a person's key never lands in the
+ * microseconds while libedit handles the key before, or sets up the terminal after the
+ * prompt (which drops keys typed before). */
 static void
-press_ctrl_c(session *s) {
+press_key(session *s, const char *key) {
     struct timespec pause = {.tv_nsec = 100 * 1000 * 1000};
     (void)nanosleep(&pause, NULL);
-    if (write(s->master, "\x03", 1) != 1) {
+    if (write(s->master, key, 1) != 1) {
         return;
     }
 }
@@ -310,11 +311,11 @@ TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
     clear_screen();
     type(&s, "SELECT 'lost'");
     CHECK(wait_for(&s, "'lost'", 5000));
-    press_ctrl_c(&s);
+    press_key(&s, "\x03");
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 1\r");
     CHECK(wait_for(&s, "...> ", 5000));
-    press_ctrl_c(&s);
+    press_key(&s, "\x03");
     clear_screen();
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 2 AS two;\r");
@@ -352,7 +353,7 @@ TEST(test_pty_ctrl_d_with_a_pending_statement_says_so) {
     CHECK(wait_for(&s, "deltalite> ", 5000));
     type(&s, "SELECT 1\r");
     CHECK(wait_for(&s, "...> ", 5000));
-    type(&s, "\x04");
+    press_key(&s, "\x04");
     CHECK(wait_for(&s, "Note: the unfinished statement (no ';' yet) was not run", 5000));
     CHECK_INT_EQ(session_end(&s), 0);
 }
