@@ -77,7 +77,8 @@ typedef enum deltalite_status {
     DELTALITE_ERROR_INTERRUPTED = 12, /* cancelled */
     DELTALITE_ERROR_INTERNAL = 13,    /* a bug in deltalite */
     DELTALITE_ERROR_EXISTS = 14,      /* the object to create already exists */
-    DELTALITE_ERROR_LIMIT = 15        /* input exceeds a size or depth limit */
+    DELTALITE_ERROR_LIMIT = 15,       /* input exceeds a size or depth limit */
+    DELTALITE_ERROR_READONLY = 16     /* a write on a warehouse opened DELTALITE_OPEN_READONLY */
 } deltalite_status;
 
 /* Column types: Spark's (and Delta's) types. Values are stable. */
@@ -124,6 +125,11 @@ DELTALITE_API const char *deltalite_status_name(deltalite_status status);
 #define DELTALITE_OPEN_NO_FSYNC                                     \
     2u /* never fsync: for tests and scratch data, never for tables \
           someone keeps (a crash may lose committed writes) */
+/* Read-only: every statement that would write a file (DDL, DML, OPTIMIZE, VACUUM, RESTORE,
+ * COPY, CREATE SCHEMA, ...) fails with DELTALITE_ERROR_READONLY before it changes anything,
+ * for tables of the warehouse and tables read by path alike; queries, DESCRIBE, SHOW and SET
+ * work. Not with DELTALITE_OPEN_CREATE (INVALID_ARG). */
+#define DELTALITE_OPEN_READONLY 4u
 
 /* Options for deltalite_open. Zero-initialise, then set what you need; NULL = all defaults. */
 typedef struct deltalite_options {
@@ -200,6 +206,15 @@ DELTALITE_API deltalite_status deltalite_query_len(deltalite_db *db, const char 
  * db NULL is a no-op. The one function that may be called while another thread uses db.
  */
 DELTALITE_API void deltalite_interrupt(deltalite_db *db);
+
+/*
+ * How far the statement running on db has come: *out_done of *out_total parts (the files and
+ * row groups its scans read; the total grows as scans start), both 0 when nothing measurable
+ * runs. A progress bar shows done / total. Like deltalite_interrupt, it may be called from
+ * another thread while db runs a statement (it reads two counters); out pointers may be NULL.
+ */
+DELTALITE_API void deltalite_progress(const deltalite_db *db, int64_t *out_done,
+                                      int64_t *out_total);
 
 /*
  * True when sql ends with a complete statement: its last ';' lies outside strings, quoted
@@ -382,9 +397,14 @@ struct ArrowArrayStream {
  * Turns the rest of result into an Arrow C stream: the schema is a struct ("+s") with one
  * field per column (names and types as the columns', nullable), and each get_next yields one
  * record batch as a struct array (up to 2048 rows; zero-copy where the engine's vectors allow,
- * dictionary columns decoded). The end of the stream is an array whose release is NULL. The
- * callbacks return 0 or an errno value (EIO for engine errors, ENOMEM, EINVAL) with the
- * message in get_last_error.
+ * dictionary columns decoded). Formats: boolean "b", tinyint "c", smallint "s", int "i",
+ * bigint "l", float "f", double "g", decimal "d:p,s" (decimal128), date "tdD", timestamp
+ * "tsu:UTC", timestamp_ntz "tsu:", struct "+s", array "+l", map "+m", void "n"; string and
+ * binary are Arrow's string and binary views, "vu" and "vz" (Arrow 15 and later; the buffers
+ * are validity, the 16-byte views, the data buffers, then their int64 sizes), or plain "u" /
+ * "z" and large "U" / "Z" with deltalite_result_to_arrow_flags. The end of the stream is an
+ * array whose release is NULL. The callbacks return 0 or an errno value (EIO for engine
+ * errors, ENOMEM, EINVAL) with the message in get_last_error.
  * Ownership: result moves into the stream, which frees it when released; do not use or free
  * result afterwards, whatever the status. Rows already read with next_row are not repeated.
  * Lifetime: release the stream before closing db; arrays it produced stay valid after the
@@ -393,6 +413,19 @@ struct ArrowArrayStream {
  */
 DELTALITE_API deltalite_status deltalite_result_to_arrow(deltalite_result *result,
                                                          struct ArrowArrayStream *out);
+
+/* deltalite_result_to_arrow_flags: strings and binary in the formats consumers that predate
+ * views read (the bytes are copied): */
+#define DELTALITE_ARROW_PLAIN_STRINGS                                                       \
+    1u                                   /* "u" / "z", int32 offsets (a batch over 2 GiB of \
+                                            them fails with LIMIT) */
+#define DELTALITE_ARROW_LARGE_STRINGS 2u /* "U" / "Z", int64 offsets */
+
+/* As deltalite_result_to_arrow, with flags (0 or one DELTALITE_ARROW_*; else INVALID_ARG, and
+ * result is freed as always). Also inside structs, arrays and maps. */
+DELTALITE_API deltalite_status deltalite_result_to_arrow_flags(deltalite_result *result,
+                                                               uint32_t flags,
+                                                               struct ArrowArrayStream *out);
 
 /* deltalite_query then deltalite_result_to_arrow: the last statement's rows as a stream. */
 DELTALITE_API deltalite_status deltalite_query_arrow(deltalite_db *db, const char *sql,

@@ -14,7 +14,8 @@
 
 typedef struct api_stream {
     deltalite_result *result;
-    dl_error err; /* the last failure, for get_last_error */
+    unsigned flags; /* DL_VEC_ARROW_*: dictionaries flattened, strings as asked */
+    dl_error err;   /* the last failure, for get_last_error */
 } api_stream;
 
 static int
@@ -36,7 +37,8 @@ stream_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out) {
     api_stream *s = stream->private_data;
     dl_error_clear(&s->err);
     deltalite_result *r = s->result;
-    dl_status st = dl_vec_arrow_export_type(r->schema, "", false, r->db->alloc, out, &s->err);
+    dl_status st =
+        dl_vec_arrow_export_type(r->schema, "", false, s->flags, r->db->alloc, out, &s->err);
     return errno_of(st);
 }
 
@@ -60,7 +62,7 @@ export_rest(api_stream *s, struct ArrowArray *out) {
         rest.sel = rows;
     }
     rest.count = n;
-    dl_status st = dl_vec_arrow_export_batch(&rest, DL_VEC_ARROW_FLATTEN_DICT, NULL, out, &s->err);
+    dl_status st = dl_vec_arrow_export_batch(&rest, s->flags, NULL, out, &s->err);
     dl_mem_free(r->db->alloc, rows, (size_t)n * sizeof(uint32_t));
     return st;
 }
@@ -89,7 +91,7 @@ stream_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out) {
         r->is_failed = st != DL_OK;
         return errno_of(st);
     }
-    st = dl_vec_arrow_export_batch(batch, DL_VEC_ARROW_FLATTEN_DICT, NULL, out, &s->err);
+    st = dl_vec_arrow_export_batch(batch, s->flags, NULL, out, &s->err);
     return errno_of(st);
 }
 
@@ -110,14 +112,21 @@ stream_release(struct ArrowArrayStream *stream) {
 }
 
 deltalite_status
-deltalite_result_to_arrow(deltalite_result *result, struct ArrowArrayStream *out) {
+deltalite_result_to_arrow_flags(deltalite_result *result, uint32_t flags,
+                                struct ArrowArrayStream *out) {
     if (result == NULL) {
         return DELTALITE_ERROR_INVALID_ARG;
     }
     deltalite_db *db = result->db;
-    if (out == NULL) {
+    uint32_t both = DELTALITE_ARROW_PLAIN_STRINGS | DELTALITE_ARROW_LARGE_STRINGS;
+    if (out == NULL || (flags & ~both) != 0 || flags == both) {
         deltalite_result_free(result);
-        (void)dl_api_failf(db, DL_ERR_INVALID_ARG, "deltalite_result_to_arrow: out is NULL");
+        (void)dl_api_failf(db, DL_ERR_INVALID_ARG,
+                           out == NULL ? "deltalite_result_to_arrow: out is NULL"
+                                       : "deltalite_result_to_arrow_flags: flags 0x%x: give at "
+                                         "most one of DELTALITE_ARROW_PLAIN_STRINGS and "
+                                         "DELTALITE_ARROW_LARGE_STRINGS",
+                           (unsigned)flags);
         return DELTALITE_ERROR_INVALID_ARG;
     }
     memset(out, 0, sizeof(*out));
@@ -128,6 +137,9 @@ deltalite_result_to_arrow(deltalite_result *result, struct ArrowArrayStream *out
         return DELTALITE_ERROR_NOMEM;
     }
     s->result = result;
+    s->flags = DL_VEC_ARROW_FLATTEN_DICT |
+               ((flags & DELTALITE_ARROW_PLAIN_STRINGS) ? DL_VEC_ARROW_PLAIN_STRINGS : 0) |
+               ((flags & DELTALITE_ARROW_LARGE_STRINGS) ? DL_VEC_ARROW_LARGE_STRINGS : 0);
     dl_error_clear(&s->err);
     out->get_schema = stream_get_schema;
     out->get_next = stream_get_next;
@@ -136,6 +148,11 @@ deltalite_result_to_arrow(deltalite_result *result, struct ArrowArrayStream *out
     out->private_data = s;
     dl_api_ok(db);
     return DELTALITE_OK;
+}
+
+deltalite_status
+deltalite_result_to_arrow(deltalite_result *result, struct ArrowArrayStream *out) {
+    return deltalite_result_to_arrow_flags(result, 0, out);
 }
 
 deltalite_status

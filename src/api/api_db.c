@@ -129,8 +129,13 @@ check_options(const deltalite_options *o, dl_error *err) {
     DL_CHECK(o->threads >= -1 && o->threads <= DL_POOL_MAX_WORKERS, err, DL_ERR_INVALID_ARG,
              "deltalite_open: threads must be -1, 0 or 1..%d, got %d", DL_POOL_MAX_WORKERS,
              (int)o->threads);
-    DL_CHECK((o->flags & ~(DELTALITE_OPEN_CREATE | DELTALITE_OPEN_NO_FSYNC)) == 0, err,
-             DL_ERR_INVALID_ARG, "deltalite_open: unknown flags 0x%x", (unsigned)o->flags);
+    uint32_t known = DELTALITE_OPEN_CREATE | DELTALITE_OPEN_NO_FSYNC | DELTALITE_OPEN_READONLY;
+    DL_CHECK((o->flags & ~known) == 0, err, DL_ERR_INVALID_ARG,
+             "deltalite_open: unknown flags 0x%x", (unsigned)(o->flags & ~known));
+    DL_CHECK((o->flags & DELTALITE_OPEN_CREATE) == 0 || (o->flags & DELTALITE_OPEN_READONLY) == 0,
+             err, DL_ERR_INVALID_ARG,
+             "deltalite_open: DELTALITE_OPEN_CREATE and DELTALITE_OPEN_READONLY together: a "
+             "read-only warehouse cannot be created");
     for (size_t i = 0; i < DL_ARRAY_LEN(o->reserved); i++) {
         DL_CHECK(o->reserved[i] == NULL, err, DL_ERR_INVALID_ARG,
                  "deltalite_open: options.reserved must be NULL (zero-initialise the options)");
@@ -144,7 +149,8 @@ open_parts(deltalite_db *db, const char *warehouse, const deltalite_options *o, 
     DL_TRY(check_options(o, err));
     dl_cat_options cat_opts = {.alloc = db->alloc,
                                .create_if_missing = o && (o->flags & DELTALITE_OPEN_CREATE),
-                               .is_volatile = o && (o->flags & DELTALITE_OPEN_NO_FSYNC)};
+                               .is_volatile = o && (o->flags & DELTALITE_OPEN_NO_FSYNC),
+                               .is_readonly = o && (o->flags & DELTALITE_OPEN_READONLY)};
     DL_TRY(dl_cat_new(warehouse, &cat_opts, &db->cat, err));
     int32_t threads = o ? o->threads : 0;
     if (threads >= 0) {
@@ -192,6 +198,21 @@ void
 deltalite_interrupt(deltalite_db *db) {
     if (db != NULL) {
         dl_sql_session_interrupt(db->session);
+    }
+}
+
+void
+deltalite_progress(const deltalite_db *db, int64_t *out_done, int64_t *out_total) {
+    int64_t done = 0;
+    int64_t total = 0;
+    if (db != NULL && db->session != NULL) {
+        dl_sql_session_progress(db->session, &done, &total);
+    }
+    if (out_done != NULL) {
+        *out_done = done;
+    }
+    if (out_total != NULL) {
+        *out_total = total;
     }
 }
 

@@ -111,3 +111,13 @@ dl_fault_allocator_init(dl_fault_allocator *fa, int64_t fail_at, bool is_sticky)
     fa->fail_at = fail_at;
     fa->is_sticky = is_sticky;
 }
+
+char *
+dl_mem_libc_strndup(const char *s, size_t len) {
+    char *copy = malloc(len + 1);
+    if (copy != NULL) {
+        memcpy(copy, s, len);
+        copy[len] = '\0';
+    }
+    return copy;
+}

@@ -41,6 +41,10 @@ void *dl_mem_realloc(const dl_allocator *alloc, void *ptr, size_t old_size, size
 /* Frees ptr, which was allocated with size bytes. NULL ptr is a no-op. */
 void dl_mem_free(const dl_allocator *alloc, void *ptr, size_t size);
 
+/* A NUL-terminated copy of the len bytes at s, from the C library's malloc, for a library that
+ * frees what it is given with free() (libedit's completion matches); NULL when out of memory. */
+char *dl_mem_libc_strndup(const char *s, size_t len);
+
 /*
  * A fault-injecting allocator for tests (SQLite's do_faultsim_test): the fail_at-th
  * allocation or growth (1-based) and, when is_sticky, every later one fails. It counts live

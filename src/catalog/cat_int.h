@@ -25,6 +25,7 @@ struct dl_cat {
     dl_hmap path_index; /* absolute folder -> index in path_stores (delta.`path` references) */
     dl_buf path_stores; /* dl_store * array, one per referenced folder */
     bool is_volatile;
+    bool is_readonly;
 };
 
 /* A list of names in an arena, sorted byte-wise. */

@@ -18,7 +18,8 @@ store_for(dl_cat *cat, const char *abs, dl_store **out, dl_error *err) {
     }
     char *key = dl_arena_strndup(&cat->arena, abs, strlen(abs));
     DL_CHECK(key, err, DL_ERR_NOMEM, "out of memory opening table %s", abs);
-    dl_store_local_options opts = {.alloc = cat->alloc, .is_volatile = cat->is_volatile};
+    dl_store_local_options opts = {
+        .alloc = cat->alloc, .is_volatile = cat->is_volatile, .is_readonly = cat->is_readonly};
     dl_store *store = NULL;
     DL_TRY(dl_store_local_new(abs, &opts, &store, err));
     index = cat->path_stores.len / sizeof(dl_cat_path_store);

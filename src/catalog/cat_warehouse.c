@@ -19,7 +19,8 @@ open_root(dl_cat *cat, const char *warehouse, bool create, dl_error *err) {
     }
     dl_buf_destroy(&abs);
     DL_TRY(st);
-    dl_store_local_options opts = {.alloc = cat->alloc, .is_volatile = cat->is_volatile};
+    dl_store_local_options opts = {
+        .alloc = cat->alloc, .is_volatile = cat->is_volatile, .is_readonly = cat->is_readonly};
     DL_TRY(dl_store_local_new(cat->root, &opts, &cat->store, err));
     dl_store_info info;
     st = dl_store_stat(cat->store, "", &info, err);
@@ -53,6 +54,7 @@ dl_cat_new(const char *warehouse, const dl_cat_options *opts, dl_cat **out, dl_e
     DL_CHECK(cat, err, DL_ERR_NOMEM, "out of memory opening a warehouse");
     cat->alloc = alloc;
     cat->is_volatile = opts->is_volatile;
+    cat->is_readonly = opts->is_readonly;
     dl_arena_init(&cat->arena, alloc, 0);
     dl_buf_init(&cat->current, alloc);
     dl_hmap_init(&cat->path_index, alloc);

@@ -55,6 +55,7 @@ typedef struct dl_cat_options {
     const dl_allocator *alloc; /* NULL = libc */
     bool create_if_missing;    /* create the warehouse folder (and parents) when absent */
     bool is_volatile;          /* stores skip fsync (tests and scratch data only) */
+    bool is_readonly;          /* stores refuse every change (DL_ERR_READONLY) */
 } dl_cat_options;
 
 /*

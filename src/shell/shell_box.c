@@ -18,6 +18,10 @@
  * first (their values cut with …), then columns from the middle are left out and a … column
  * stands for them. A footer row says what is not shown ("1000 rows (40 shown)  12 columns
  * (5 shown)") and appears too when there are no rows ("0 rows").
+ *
+ * Table mode is the same layout in ASCII (+, -, |) with the names only, as sqlite3's and
+ * DuckDB's `.mode table`. Widths given with .width fix a column's width (its values cut with
+ * … when longer); .headers off leaves out the names and types.
  */
 #include <string.h>
 
@@ -25,6 +29,16 @@
 
 #define MIN_NARROWED 16 /* narrowing stops at this width */
 #define GAP_ROWS     3  /* rows of dots for elided rows */
+
+/* The characters a table is drawn with: lines, then corners and joints by row (top, middle,
+ * bottom) and column (left, middle, right). */
+typedef struct box_style {
+    const char *h, *v;
+    const char *tl, *tm, *tr, *ml, *mm, *mr, *bl, *bm, *br;
+} box_style;
+
+static const box_style unicode_style = {"─", "│", "┌", "┬", "┐", "├", "┼", "┤", "└", "┴", "┘"};
+static const box_style ascii_style = {"-", "|", "+", "+", "+", "+", "+", "+", "+", "+", "+"};
 
 typedef struct box_col {
     int32_t src;  /* source column, or -1 for the elision column */
@@ -35,6 +49,10 @@ typedef struct box_col {
 typedef struct box {
     FILE *out;
     const dl_shell_grid *g;
+    const box_style *style;
+    const char *null_text;
+    bool has_header;
+    bool has_types;
     box_col *cols;
     int32_t n_cols;
     dl_buf scratch;
@@ -75,7 +93,7 @@ escape_text(const char *s, dl_buf *out, dl_error *err) {
 static size_t
 cell_width(box *b, const char *cell, dl_error *err, dl_status *st) {
     if (cell == NULL) {
-        return 4; /* NULL */
+        return dl_shell_text_width(b->null_text, strlen(b->null_text));
     }
     *st = escape_text(cell, &b->scratch, err);
     return dl_shell_text_width((const char *)b->scratch.data, b->scratch.len);
@@ -90,23 +108,32 @@ total_width(const box_col *cols, int32_t n) {
     return w;
 }
 
-/* Natural widths of every source column. */
+/* Natural widths of every source column (or the widths .width gave). */
 static dl_status
-measure(box *b, size_t *widths, dl_error *err) {
+measure(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
     const dl_shell_grid *g = b->g;
     dl_status st = DL_OK;
     for (int32_t c = 0; c < g->n_cols; c++) {
         size_t name = strlen(g->cols[c].name);
         size_t type = strlen(g->cols[c].type);
-        widths[c] = DL_MAX(dl_shell_text_width(g->cols[c].name, name),
-                           dl_shell_text_width(g->cols[c].type, type));
-        widths[c] = DL_MAX(widths[c], (size_t)1);
+        widths[c] = 1;
+        if (b->has_header) {
+            widths[c] = DL_MAX(widths[c], dl_shell_text_width(g->cols[c].name, name));
+        }
+        if (b->has_types) {
+            widths[c] = DL_MAX(widths[c], dl_shell_text_width(g->cols[c].type, type));
+        }
     }
     int64_t shown = dl_shell_grid_shown(g);
     for (int64_t r = 0; r < shown && st == DL_OK; r++) {
         dl_shell_row row = dl_shell_grid_row(g, r);
         for (int32_t c = 0; c < g->n_cols && st == DL_OK; c++) {
             widths[c] = DL_MAX(widths[c], cell_width(b, row[c], err, &st));
+        }
+    }
+    for (int32_t c = 0; opts != NULL && c < g->n_cols && c < opts->n_widths; c++) {
+        if (opts->widths[c] > 0) {
+            widths[c] = (size_t)opts->widths[c];
         }
     }
     return st;
@@ -182,7 +209,7 @@ static void
 rule(box *b, const char *left, const char *mid, const char *right) {
     put(b, left);
     for (int32_t i = 0; i < b->n_cols; i++) {
-        put_repeat(b, "─", b->cols[i].width + 2);
+        put_repeat(b, b->style->h, b->cols[i].width + 2);
         put(b, i + 1 < b->n_cols ? mid : right);
     }
     put(b, "\n");
@@ -206,7 +233,8 @@ cell(box *b, const char *text, size_t w, int align) {
         }
         (void)fwrite(text, 1, keep, b->out);
         put(b, "…");
-        put(b, " │");
+        put(b, " ");
+        put(b, b->style->v);
         return;
     }
     size_t pad = w - tw;
@@ -214,17 +242,22 @@ cell(box *b, const char *text, size_t w, int align) {
     put_repeat(b, " ", left);
     put(b, text);
     put_repeat(b, " ", pad - left);
-    put(b, " │");
+    put(b, " ");
+    put(b, b->style->v);
 }
 
 static void
 header(box *b) {
-    put(b, "│");
+    put(b, b->style->v);
     for (int32_t i = 0; i < b->n_cols; i++) {
         int32_t c = b->cols[i].src;
         cell(b, c < 0 ? "…" : b->g->cols[c].name, b->cols[i].width, 0);
     }
-    put(b, "\n│");
+    put(b, "\n");
+    if (!b->has_types) {
+        return;
+    }
+    put(b, b->style->v);
     for (int32_t i = 0; i < b->n_cols; i++) {
         int32_t c = b->cols[i].src;
         cell(b, c < 0 ? "" : b->g->cols[c].type, b->cols[i].width, 0);
@@ -234,14 +267,14 @@ header(box *b) {
 
 static dl_status
 data_row(box *b, dl_shell_row row, dl_error *err) {
-    put(b, "│");
+    put(b, b->style->v);
     for (int32_t i = 0; i < b->n_cols; i++) {
         int32_t c = b->cols[i].src;
         int align = b->cols[i].is_right ? 1 : -1;
         if (c < 0) {
             cell(b, "…", 1, -1);
         } else if (row[c] == NULL) {
-            cell(b, "NULL", b->cols[i].width, align);
+            cell(b, b->null_text, b->cols[i].width, align);
         } else {
             DL_TRY(escape_text(row[c], &b->scratch, err));
             cell(b, (const char *)b->scratch.data, b->cols[i].width, align);
@@ -254,7 +287,7 @@ data_row(box *b, dl_shell_row row, dl_error *err) {
 static void
 gap_rows(box *b) {
     for (int r = 0; r < GAP_ROWS; r++) {
-        put(b, "│");
+        put(b, b->style->v);
         for (int32_t i = 0; i < b->n_cols; i++) {
             cell(b, "·", b->cols[i].width, b->cols[i].is_right ? 1 : -1);
         }
@@ -291,23 +324,29 @@ make_footer(box *b) {
 
 static void
 footer(box *b, bool has_rows) {
+    const box_style *st = b->style;
     if (has_rows) {
-        rule(b, "├", "┴", "┤");
+        rule(b, st->ml, st->bm, st->mr);
     }
     size_t inner = total_width(b->cols, b->n_cols) - 4;
     size_t len = strlen(b->footer);
-    put(b, "│ ");
+    put(b, st->v);
+    put(b, " ");
     put(b, b->footer);
     put_repeat(b, " ", inner > len ? inner - len : 0);
-    put(b, " │\n└");
-    put_repeat(b, "─", inner + 2);
-    put(b, "┘\n");
+    put(b, " ");
+    put(b, st->v);
+    put(b, "\n");
+    put(b, st->bl);
+    put_repeat(b, st->h, inner + 2);
+    put(b, st->br);
+    put(b, "\n");
 }
 
 static dl_status
 render(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
     const dl_shell_grid *g = b->g;
-    DL_TRY(measure(b, widths, err));
+    DL_TRY(measure(b, opts, widths, err));
     size_t max_width = opts && opts->max_width > 0 ? (size_t)opts->max_width : 0;
     if (max_width > 0) {
         narrow(widths, g->n_cols, max_width);
@@ -319,9 +358,12 @@ render(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
     if (flen > inner && b->n_cols > 0) {
         b->cols[b->n_cols - 1].width += flen - inner; /* the footer must fit in the box */
     }
-    rule(b, "┌", "┬", "┐");
-    header(b);
-    rule(b, "├", "┼", "┤");
+    const box_style *style = b->style;
+    rule(b, style->tl, style->tm, style->tr);
+    if (b->has_header) {
+        header(b);
+        rule(b, style->ml, style->mm, style->mr);
+    }
     int64_t shown = dl_shell_grid_shown(g);
     for (int64_t r = 0; r < shown; r++) {
         if (r == g->n_head && g->n_rows > shown) {
@@ -335,7 +377,7 @@ render(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
     if (flen > 0) {
         footer(b, shown > 0);
     } else {
-        rule(b, "└", "┴", "┘");
+        rule(b, style->bl, style->bm, style->br);
     }
     return DL_OK;
 }
@@ -346,7 +388,13 @@ dl_shell_render_box(FILE *out, const dl_shell_grid *g, const dl_shell_box_opts *
     if (g->n_cols == 0) {
         return DL_OK;
     }
-    box b = {.out = out, .g = g};
+    bool is_ascii = opts != NULL && opts->is_ascii;
+    box b = {.out = out,
+             .g = g,
+             .style = is_ascii ? &ascii_style : &unicode_style,
+             .null_text = opts != NULL && opts->null_text != NULL ? opts->null_text : "NULL",
+             .has_header = opts == NULL || !opts->no_header};
+    b.has_types = b.has_header && !is_ascii;
     dl_buf_init(&b.scratch, g->alloc);
     size_t *widths = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols, sizeof(size_t));
     b.cols = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols + 1, sizeof(box_col));

@@ -5,7 +5,14 @@
  * of a statement. A script's last statement may omit its ';'.
  *
  * Interactively, libedit (through its readline-compatible interface) edits lines and keeps
- * the history, one entry per statement, in ~/.deltalite_history (the last 1000). The terminal
+ * the history, one entry per statement, in ~/.deltalite_history (the last 1000), or the file
+ * named by $DELTALITE_HISTORY (empty: no history file). At the prompt:
+ *   - Ctrl-C clears the line, and a statement being continued (the "...>" prompt): the shell
+ *     goes on at a fresh prompt, as bash and DuckDB do;
+ *   - text without a statement (a lone ';', a line of comments) is dropped, not continued;
+ *   - a dot-command works at the continuation prompt too (the statement stays pending);
+ *   - Ctrl-D leaves; with a statement pending it says that statement was not run.
+ * The terminal
  * is read as UTF-8 (LC_CTYPE from the environment, else C.UTF-8): in the C locale libedit
  * drops every byte above 0x7F as an unprintable key.
  *
@@ -21,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +36,7 @@
 #include <unistd.h>
 
 #include "shell/shell_int.h"
+#include "sql/parse/sql_parse.h"
 
 #define HISTORY_MAX 1000
 
@@ -73,6 +82,37 @@ read_line(FILE *f, dl_buf *buf) {
     return any;
 }
 
+/* What the text read so far holds: a statement (more than blanks, comments and ';'; an
+ * unclosed string or comment counts as one), and whether it ends inside a string, quoted name
+ * or comment (where a line starting with '.' is text, not a dot-command). */
+typedef struct pending {
+    bool has_statement;
+    bool is_open;
+} pending;
+
+static pending
+pending_of(const dl_buf *stmt) {
+    dl_sql_splitter sp;
+    dl_sql_splitter_init(&sp, (const char *)stmt->data, stmt->len);
+    dl_sql_piece piece;
+    pending p = {false, false};
+    while (dl_sql_splitter_next(&sp, &piece)) {
+        p.has_statement = true;
+        p.is_open = piece.is_open;
+    }
+    return p;
+}
+
+/* A dot-command line: at the start of a statement, any line starting with '.'; while one
+ * continues, a line starting with a command's name, outside strings and comments. */
+static bool
+is_dot_command_here(const dl_buf *stmt, const char *line) {
+    if (is_blank((const char *)stmt->data, stmt->len)) {
+        return is_dot_line(line);
+    }
+    return dl_shell_is_dot_command(line) && !pending_of(stmt).is_open;
+}
+
 /* Whether stmt (what was read of the next statement) or the rest of f holds more than blanks. */
 static bool
 has_more_input(FILE *f, dl_buf *line, const dl_buf *stmt) {
@@ -99,9 +139,15 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
     while (!sh->should_quit && read_line(f, &line)) {
         line_no++;
         const char *text = dl_buf_cstr(&line);
-        if (is_blank((const char *)stmt.data, stmt.len) && is_dot_line(text)) {
-            dl_buf_reset(&stmt);
-            ok = dl_shell_dot_command(sh, text) && ok;
+        if (is_dot_command_here(&stmt, text)) {
+            if (is_blank((const char *)stmt.data, stmt.len)) {
+                dl_buf_reset(&stmt);
+            }
+            bool is_done = dl_shell_dot_command(sh, text);
+            ok = is_done && ok;
+            if (!is_done && sh->bail) {
+                break;
+            }
             continue;
         }
         if (is_blank((const char *)stmt.data, stmt.len)) {
@@ -110,7 +156,7 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
         }
         if (dl_buf_append(&stmt, line.data, line.len, NULL) != DL_OK ||
             dl_buf_append_byte(&stmt, '\n', NULL) != DL_OK) {
-            (void)fprintf(sh->err, "Error: out of memory reading %s\n", source);
+            (void)fprintf(sh->err, "Error: out of memory reading %s\n", source ? source : "-c");
             ok = false;
             break;
         }
@@ -136,12 +182,19 @@ dl_shell_run_file(dl_shell *sh, FILE *f, const char *source) {
 
 /* ---- the terminal ----------------------------------------------------------------------- */
 
-/* "$HOME/.deltalite_history" into out; empty without a HOME. */
+/* $DELTALITE_HISTORY, else "$HOME/.deltalite_history", into out; empty without either (or
+ * with DELTALITE_HISTORY set empty). */
 static void
 history_path(dl_shell *sh, dl_buf *out) {
     const char *home = getenv("HOME");
-    if (home != NULL && home[0] != '\0' &&
-        dl_buf_appendf(out, NULL, "%s/.deltalite_history", home) != DL_OK) {
+    const char *named = getenv("DELTALITE_HISTORY");
+    dl_status st = DL_OK;
+    if (named != NULL) {
+        st = dl_buf_append_cstr(out, named, NULL);
+    } else if (home != NULL && home[0] != '\0') {
+        st = dl_buf_appendf(out, NULL, "%s/.deltalite_history", home);
+    }
+    if (st != DL_OK) {
         (void)fprintf(sh->err, "Note: out of memory: the history is not saved\n");
         dl_buf_reset(out);
     }
@@ -283,6 +336,42 @@ use_utf8_terminal(void) {
     }
 }
 
+static volatile sig_atomic_t got_prompt_sigint;
+
+static void
+on_prompt_sigint(int sig) {
+    (void)sig;
+    got_prompt_sigint = 1;
+}
+
+/* readline with Ctrl-C caught: *out_is_interrupted says it came (the line is then NULL). The
+ * handler has no SA_RESTART, so the terminal read fails with EINTR and readline returns. A
+ * Ctrl-C that lands in the microseconds while libedit handles a key, outside its read, cannot
+ * stop that read: it is dropped (the line goes on as typed; the next Ctrl-C clears it). */
+static char *
+read_prompt(const char *prompt, bool *out_is_interrupted) {
+    struct sigaction on = {.sa_handler = on_prompt_sigint};
+    struct sigaction before;
+    (void)sigemptyset(&on.sa_mask);
+    got_prompt_sigint = 0;
+    bool is_caught = sigaction(SIGINT, &on, &before) == 0;
+    char *line = readline(prompt);
+    if (is_caught) {
+        (void)sigaction(SIGINT, &before, NULL);
+    }
+    *out_is_interrupted = got_prompt_sigint != 0 && line == NULL;
+    return line;
+}
+
+/* Ctrl-D: leaves, saying so when a statement was pending. */
+static void
+say_goodbye(dl_shell *sh, const dl_buf *stmt) {
+    (void)fputc('\n', sh->out);
+    if (!is_blank((const char *)stmt->data, stmt->len)) {
+        (void)fprintf(sh->err, "Note: the unfinished statement (no ';' yet) was not run\n");
+    }
+}
+
 void
 dl_shell_interactive(dl_shell *sh) {
     dl_buf hist_path;
@@ -290,22 +379,31 @@ dl_shell_interactive(dl_shell *sh) {
     history_path(sh, &hist_path);
     const char *hist = dl_buf_cstr(&hist_path);
     use_utf8_terminal();
+    rl_catch_signals = 0; /* our handler sees Ctrl-C at the prompt (read_prompt) */
     using_history();
     stifle_history(HISTORY_MAX);
     if (hist[0] != '\0') {
         history_trim(hist);
         (void)read_history(hist);
     }
+    dl_shell_complete_init(sh);
     dl_buf stmt;
     dl_buf_init(&stmt, NULL);
     while (!sh->should_quit) {
         bool is_empty = is_blank((const char *)stmt.data, stmt.len);
-        char *line = readline(is_empty ? "deltalite> " : "        ...> ");
+        bool is_interrupted = false;
+        dl_shell_complete_pending((const char *)stmt.data, stmt.len);
+        char *line = read_prompt(is_empty ? sh->prompt : sh->prompt_cont, &is_interrupted);
+        if (is_interrupted) {
+            (void)fputs("^C\n", sh->out); /* the line (and any pending statement) is dropped */
+            dl_buf_reset(&stmt);
+            continue;
+        }
         if (line == NULL) {
-            (void)fputc('\n', sh->out);
+            say_goodbye(sh, &stmt);
             break;
         }
-        if (is_empty && is_dot_line(line)) {
+        if (is_dot_command_here(&stmt, line)) {
             remember(sh, hist, line, strlen(line));
             (void)dl_shell_dot_command(sh, line);
             libc_release(line);
@@ -319,12 +417,15 @@ dl_shell_interactive(dl_shell *sh) {
             dl_buf_reset(&stmt);
             continue;
         }
-        if (deltalite_is_complete(dl_buf_cstr(&stmt))) {
+        if (!pending_of(&stmt).has_statement) {
+            dl_buf_reset(&stmt); /* only ';', comments or blanks: nothing to continue */
+        } else if (deltalite_is_complete(dl_buf_cstr(&stmt))) {
             remember(sh, hist, (const char *)stmt.data, stmt.len);
             (void)dl_shell_run_sql(sh, (const char *)stmt.data, stmt.len, NULL, 1);
             dl_buf_reset(&stmt);
         }
     }
+    dl_shell_complete_destroy();
     dl_buf_destroy(&stmt);
     dl_buf_destroy(&hist_path);
 }

@@ -23,10 +23,22 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shell/shell_int.h"
 #include "sql/parse/sql_parse.h"
+
+int32_t
+dl_shell_terminal_width(void) {
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        return (int32_t)ws.ws_col;
+    }
+    return 0;
+}
 
 static bool
 is_numeric_type(deltalite_type t) {
@@ -79,6 +91,11 @@ is_nested_type(deltalite_type t) {
 }
 
 static bool
+is_json_mode(dl_shell_mode mode) {
+    return mode == DL_SHELL_MODE_JSON || mode == DL_SHELL_MODE_JSONLINES;
+}
+
+static bool
 view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
     v->n_cols = deltalite_result_column_count(r);
     v->mode = mode;
@@ -99,8 +116,10 @@ view_init(result_view *v, deltalite_result *r, dl_shell_mode mode) {
                                     .type = deltalite_result_column_type_name(r, i),
                                     .is_numeric = is_numeric_type(t),
                                     .is_boolean = t == DELTALITE_TYPE_BOOLEAN,
-                                    .is_json = mode == DL_SHELL_MODE_JSON && is_json_text};
-        v->is_binary[i] = t == DELTALITE_TYPE_BINARY && mode != DL_SHELL_MODE_JSON;
+                                    .is_json = is_json_mode(mode) && is_json_text,
+                                    .kind = t};
+        v->is_binary[i] =
+            t == DELTALITE_TYPE_BINARY && !is_json_mode(mode) && mode != DL_SHELL_MODE_INSERT;
         dl_buf_init(&v->shown[i], NULL);
     }
     return true;
@@ -123,14 +142,16 @@ view_destroy(result_view *v) {
  * Rewrites cell i for display into v->shown[i] when it needs it:
  *   binary   as DuckDB shows blobs: printable ASCII as it is, every other byte (and '\', '"',
  *            '\'') as \xNN (JSON mode has it in base64 instead, as to_json);
- *   strings  holding NUL bytes, in box and Markdown: each NUL as \x00, as box mode shows every
- *            control character (CSV and JSON write the bytes, JSON as \u0000).
+ *   strings  holding NUL bytes, in the modes that show text (all but CSV, JSON and insert):
+ *            each NUL as \x00, as box mode shows every control character (CSV writes the
+ *            bytes, JSON \u0000, insert \0).
  */
 static dl_status
 display_cell(result_view *v, int32_t i) {
     const uint8_t *p = (const uint8_t *)v->cells[i];
     size_t len = v->lens[i];
-    bool is_text_mode = v->mode == DL_SHELL_MODE_BOX || v->mode == DL_SHELL_MODE_MARKDOWN;
+    bool is_text_mode =
+        v->mode != DL_SHELL_MODE_CSV && !is_json_mode(v->mode) && v->mode != DL_SHELL_MODE_INSERT;
     if (p == NULL || (!v->is_binary[i] && !(is_text_mode && memchr(p, '\0', len) != NULL))) {
         return DL_OK;
     }
@@ -164,23 +185,46 @@ next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
     return ds;
 }
 
+/* Box mode shows every row (.maxrows -1, and output that is not a terminal) in boxes of this
+ * many rows, each drawn as soon as its rows arrived: memory stays bounded and the first rows
+ * appear while the query runs. */
+#define BOX_SECTION_ROWS 1000
+
+/*
+ * Collects rows into a grid and draws it; with every row asked for, one box per section of
+ * BOX_SECTION_ROWS rows (a result that fits one section looks as it always did).
+ */
 static deltalite_status
 print_box(dl_shell *sh, deltalite_result *r, result_view *v) {
-    dl_shell_grid g;
-    dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
-    bool has_row = false;
+    bool is_sectioned = sh->max_rows < 0;
+    dl_shell_box_opts opts = {.max_width = sh->max_width,
+                              .is_ascii = sh->mode == DL_SHELL_MODE_TABLE,
+                              .no_header = !sh->headers,
+                              .null_text = sh->has_null_text ? sh->null_text : NULL,
+                              .widths = sh->widths,
+                              .n_widths = sh->n_widths};
+    bool has_row = true;
     deltalite_status ds = DELTALITE_OK;
     dl_error err;
     dl_error_clear(&err);
     dl_status st = DL_OK;
-    while (st == DL_OK && (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
-        st = dl_shell_grid_add(&g, v->cells, &err);
+    int64_t n_sections = 0;
+    while (st == DL_OK && ds == DELTALITE_OK && (has_row || n_sections == 0)) {
+        dl_shell_grid g;
+        dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
+        while (st == DL_OK && (!is_sectioned || g.n_rows < BOX_SECTION_ROWS) &&
+               (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+            st = dl_shell_grid_add(&g, v->cells, &err);
+        }
+        dl_shell_progress_stop(sh);
+        if (st == DL_OK && ds == DELTALITE_OK && (g.n_rows > 0 || n_sections == 0)) {
+            st = dl_shell_render_box(sh->out, &g, &opts, &err);
+            (void)fflush(sh->out);
+        }
+        n_sections++;
+        has_row = has_row && g.n_rows == BOX_SECTION_ROWS;
+        dl_shell_grid_destroy(&g);
     }
-    if (st == DL_OK && ds == DELTALITE_OK) {
-        dl_shell_box_opts opts = {.max_width = sh->max_width};
-        st = dl_shell_render_box(sh->out, &g, &opts, &err);
-    }
-    dl_shell_grid_destroy(&g);
     if (st != DL_OK) {
         (void)fprintf(sh->err, "Error: %s\n", err.msg);
         return DELTALITE_ERROR_NOMEM;
@@ -191,17 +235,55 @@ print_box(dl_shell *sh, deltalite_result *r, result_view *v) {
 static deltalite_status
 print_stream(dl_shell *sh, deltalite_result *r, result_view *v) {
     dl_shell_stream s;
-    dl_shell_stream_begin(&s, sh->out, sh->mode, v->cols, v->n_cols);
+    dl_shell_stream_opts opts = {.no_header = !sh->headers,
+                                 .null_text = sh->has_null_text ? sh->null_text : NULL,
+                                 .table_name = sh->insert_table[0] ? sh->insert_table : NULL};
     bool has_row = false;
-    deltalite_status ds = DELTALITE_OK;
-    while ((ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+    deltalite_status ds = next_cells(r, v, &has_row); /* the work before the first row */
+    dl_shell_progress_stop(sh);
+    dl_shell_stream_begin(&s, sh->out, sh->mode, v->cols, v->n_cols, &opts);
+    while (ds == DELTALITE_OK && has_row) {
         dl_shell_stream_row(&s, v->cells, v->lens);
+        ds = next_cells(r, v, &has_row);
     }
     dl_shell_stream_end(&s);
     return ds;
 }
 
-/* Prints a result in the current mode; statements without columns print nothing. */
+/* Insert mode has no literal for nested values: says which column, before any row is read. */
+static bool
+can_show(dl_shell *sh, deltalite_result *r) {
+    int32_t n = deltalite_result_column_count(r);
+    for (int32_t i = 0; sh->mode == DL_SHELL_MODE_INSERT && i < n; i++) {
+        if (!dl_shell_insert_can_write(deltalite_result_column_type(r, i))) {
+            dl_shell_progress_stop(sh);
+            (void)fprintf(sh->err,
+                          "Error: insert mode cannot write column '%s' of type %s: the shell "
+                          "has no SQL literal for nested values\n"
+                          "Hint: .mode json writes them; or select the fields you need\n",
+                          deltalite_result_column_name(r, i),
+                          deltalite_result_column_type_name(r, i));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether the result is the row counts of a DML statement (which .changes off hides). */
+static bool
+is_counts(const deltalite_result *r) {
+    static const char *const dml[] = {"INSERT", "UPDATE", "DELETE", "MERGE"};
+    const char *kind = deltalite_result_statement(r);
+    for (size_t i = 0; i < DL_ARRAY_LEN(dml); i++) {
+        if (strcmp(kind, dml[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Prints a result in the current mode; statements without columns print nothing, and with
+ * .changes off neither do the counts of DML. */
 static deltalite_status
 print_result(dl_shell *sh, deltalite_result *r) {
     result_view v;
@@ -211,12 +293,12 @@ print_result(dl_shell *sh, deltalite_result *r) {
         return DELTALITE_ERROR_NOMEM;
     }
     deltalite_status ds = DELTALITE_OK;
-    if (v.n_cols == 0) {
+    if (v.n_cols == 0 || (!sh->changes && is_counts(r))) {
         bool has_row = true;
         while (ds == DELTALITE_OK && has_row) {
             ds = deltalite_result_next_row(r, &has_row);
         }
-    } else if (sh->mode == DL_SHELL_MODE_BOX) {
+    } else if (dl_shell_mode_is_grid(sh->mode)) {
         ds = print_box(sh, r, &v);
     } else {
         ds = print_stream(sh, r, &v);
@@ -226,11 +308,27 @@ print_result(dl_shell *sh, deltalite_result *r) {
     return ds;
 }
 
+/* Real, user and system seconds so far (user and system of this process, all its threads). */
+typedef struct run_clock {
+    double real, user, sys;
+} run_clock;
+
 static double
-now_seconds(void) {
+timeval_seconds(struct timeval tv) {
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static run_clock
+clock_now(void) {
     struct timespec ts;
     (void)clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    run_clock c = {.real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9};
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        c.user = timeval_seconds(ru.ru_utime);
+        c.sys = timeval_seconds(ru.ru_stime);
+    }
+    return c;
 }
 
 /* The handle a SIGINT cancels while a statement runs (one shell per process). */
@@ -249,7 +347,13 @@ on_sigint(int sig) {
 /* Runs one statement; prints its result or its error. */
 static bool
 run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int64_t line) {
-    double start = now_seconds();
+    if (sh->echo) {
+        (void)fprintf(sh->out, "%.*s\n", (int)len, sql);
+    }
+    run_clock start = clock_now();
+    if (sh->is_width_auto) {
+        sh->max_width = dl_shell_terminal_width(); /* the terminal may have been resized */
+    }
     /* SA_RESTART: a write blocked on a full pipe resumes rather than losing output. */
     struct sigaction on = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
     struct sigaction before;
@@ -258,15 +362,22 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
     got_sigint = 0;
     bool is_caught = sigaction(SIGINT, &on, &before) == 0;
     deltalite_result *r = NULL;
+    dl_shell_progress_start(sh);
     deltalite_status ds = deltalite_query_len(sh->db, sql, len, &r);
-    if (ds == DELTALITE_OK) {
+    bool is_shown = ds != DELTALITE_OK || can_show(sh, r);
+    if (ds == DELTALITE_OK && is_shown) {
         ds = print_result(sh, r);
-        deltalite_result_free(r);
     }
+    deltalite_result_free(r);
+    dl_shell_progress_stop(sh); /* statements without rows, and failures */
     if (is_caught) {
         (void)sigaction(SIGINT, &before, NULL);
     }
     interrupt_db = NULL;
+    if (!is_shown) {
+        sh->n_failed++; /* can_show said why */
+        return false;
+    }
     if (ds != DELTALITE_OK) {
         dl_shell_print_error(sh, source, line);
         sh->n_failed++;
@@ -277,7 +388,9 @@ run_statement(dl_shell *sh, const char *sql, size_t len, const char *source, int
         return false;
     }
     if (sh->timer) {
-        (void)fprintf(sh->out, "Run Time: %.3f s\n", now_seconds() - start);
+        run_clock end = clock_now();
+        (void)fprintf(sh->out, "Run Time (s): real %.3f user %.6f sys %.6f\n",
+                      end.real - start.real, end.user - start.user, end.sys - start.sys);
     }
     if (got_sigint) {
         /* Ctrl-C came too late to cancel the statement (its commit had landed): it is reported
@@ -312,7 +425,9 @@ dl_shell_run_sql(dl_shell *sh, const char *sql, size_t len, const char *source,
             return false;
         }
         int64_t line = first_line + count_lines(sql, piece.offset);
-        if (!run_statement(sh, sql + piece.offset, piece.len, source, line)) {
+        bool is_run = run_statement(sh, sql + piece.offset, piece.len, source, line);
+        dl_shell_output_after_statement(sh);
+        if (!is_run) {
             ok = false;
             if (sh->bail || sh->should_quit || sh->is_interrupted) {
                 break; /* after Ctrl-C, not the rest of the line either */

@@ -74,6 +74,10 @@ void dl_sql_result_interrupt(dl_sql_result *result);
  * caller running several statements stops after the one the interrupt arrived in). */
 bool dl_sql_session_is_interrupted(const dl_sql_session *session);
 
+/* How far the session's running statement got: *out_done of *out_total parts (the files and
+ * row groups its scans read; the total grows as scans open). Safe from any thread. */
+void dl_sql_session_progress(const dl_sql_session *session, int64_t *out_done, int64_t *out_total);
+
 /* Releases the result and everything it holds (snapshots, files, memory). NULL-tolerant. */
 void dl_sql_result_free(dl_sql_result *result);
 

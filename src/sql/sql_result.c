@@ -51,6 +51,10 @@ result_new(dl_sql_session *session, dl_sql_result **out, dl_error *err) {
     atomic_init(&x->is_interrupted, false);
     atomic_store(&session->interrupt, false); /* an interrupt stops what runs, not what follows */
     x->session_interrupt = &session->interrupt;
+    atomic_store(&session->progress_done, 0);
+    atomic_store(&session->progress_total, 0);
+    x->progress_done = &session->progress_done;
+    x->progress_total = &session->progress_total;
     x->env.ansi = dl_sql_session_is_ansi(session);
     const char *tz = dl_sql_session_get(session, "spark.sql.session.timeZone");
     x->env.time_zone = dl_arena_strndup(&r->arena, tz, strlen(tz));
@@ -80,6 +84,12 @@ dl_sql_result_free(dl_sql_result *result) {
 const dl_type *
 dl_sql_result_schema(const dl_sql_result *result) {
     return result->schema;
+}
+
+void
+dl_sql_session_progress(const dl_sql_session *session, int64_t *out_done, int64_t *out_total) {
+    *out_done = atomic_load_explicit(&session->progress_done, memory_order_relaxed);
+    *out_total = atomic_load_explicit(&session->progress_total, memory_order_relaxed);
 }
 
 bool
@@ -168,8 +178,44 @@ exec_explain(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_err
     return dl_sql_plan_strings(b, &col, 1, &plan_text, 1, &r->plan, err);
 }
 
+/* Whether the statement writes files (VACUUM DRY RUN only lists them). */
+static bool
+is_write(const dl_sql_stmt *stmt) {
+    switch (stmt->kind) {
+    case DL_SQL_STMT_QUERY:
+    case DL_SQL_STMT_EXPLAIN:
+    case DL_SQL_STMT_SET:
+    case DL_SQL_STMT_RESET:
+    case DL_SQL_STMT_USE:
+    case DL_SQL_STMT_SHOW:
+    case DL_SQL_STMT_DESCRIBE_HISTORY:
+    case DL_SQL_STMT_DESCRIBE_DETAIL:
+    case DL_SQL_STMT_DESCRIBE_TABLE:
+        return false;
+    case DL_SQL_STMT_VACUUM:
+        return !stmt->u.vacuum.is_dry_run;
+    default:
+        return true;
+    }
+}
+
+/* In a warehouse opened read-only, a statement that writes is refused before it starts, with
+ * its name (the stores refuse every write too, under any path this check would miss). */
+static dl_status
+check_writable(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    if (b->session->store == NULL || !b->session->store->is_readonly || !is_write(stmt)) {
+        return DL_OK;
+    }
+    dl_status s = dl_sql_binder_fail(b, stmt->loc, DL_ERR_READONLY, err,
+                                     "%s writes files, and the warehouse is open read-only",
+                                     dl_sql_stmt_kind_name(stmt->kind));
+    dl_error_hint(err, "open it without -readonly (DELTALITE_OPEN_READONLY) to change it");
+    return s;
+}
+
 static dl_status
 exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error *err) {
+    DL_TRY(check_writable(b, stmt, err));
     switch (stmt->kind) {
     case DL_SQL_STMT_QUERY:
         return bind_query_stmt(b, r, stmt->u.query, err);

@@ -162,11 +162,26 @@ dl_store_read_all(dl_store *store, const char *path, dl_buf *buf, dl_error *err)
     return s;
 }
 
+/* A store opened read-only refuses every change before it touches anything. */
+static dl_status
+check_writable(const dl_store *store, const char *what, const char *path, dl_error *err) {
+    if (!store->is_readonly) {
+        return DL_OK;
+    }
+    const char *sep = path[0] != '\0' && strcmp(store->location, "/") != 0 ? "/" : "";
+    dl_status s =
+        dl_error_set(err, DL_ERR_READONLY, "cannot %s '%s%s%s': the warehouse is open read-only",
+                     what, store->location, sep, path);
+    dl_error_hint(err, "open it without -readonly (DELTALITE_OPEN_READONLY) to change it");
+    return s;
+}
+
 dl_status
 dl_store_writer_open(dl_store *store, const char *path, dl_store_put_mode mode,
                      dl_store_writer **out, dl_error *err) {
     *out = NULL;
     DL_TRY(dl_store_path_check(path, false, "path", err));
+    DL_TRY(check_writable(store, "write", path, err));
     DL_CHECK(mode == DL_STORE_PUT_OVERWRITE || mode == DL_STORE_PUT_IF_ABSENT, err,
              DL_ERR_INVALID_ARG, "'%s': unknown put mode %d", path, (int)mode);
     return store->vt->writer_open(store, path, mode, out, err);
@@ -234,11 +249,13 @@ dl_store_put_if_absent(dl_store *store, const char *path, const void *data, size
 dl_status
 dl_store_remove(dl_store *store, const char *path, dl_error *err) {
     DL_TRY(dl_store_path_check(path, false, "path", err));
+    DL_TRY(check_writable(store, "delete", path, err));
     return store->vt->remove(store, path, err);
 }
 
 dl_status
 dl_store_mkdirs(dl_store *store, const char *path, dl_error *err) {
     DL_TRY(dl_store_path_check(path, true, "path", err));
+    DL_TRY(check_writable(store, "create the folder", path, err));
     return store->vt->mkdirs(store, path, err);
 }

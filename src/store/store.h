@@ -87,6 +87,7 @@ struct dl_store {
     const dl_store_vtable *vt; /* the implementation */
     const dl_allocator *alloc; /* where the store, its files and writers come from */
     const char *location;      /* the root as shown in messages: a folder or a URL */
+    bool is_readonly;          /* every change (writer_open, remove, mkdirs) is DL_ERR_READONLY */
 };
 
 /* An open file for ranged reads. Implementations embed it first. */
@@ -155,6 +156,8 @@ typedef struct dl_store_local_options {
     /* Skip every fsync: writes stay atomic and put-if-absent stays exclusive, but a crash may
      * lose them. For tests and scratch data only, never for a table someone keeps. */
     bool is_volatile;
+    /* Refuse every change with DL_ERR_READONLY (the warehouse was opened read-only). */
+    bool is_readonly;
 } dl_store_local_options;
 
 /*

@@ -208,7 +208,10 @@ dl_store_fault_new(dl_store *inner, const dl_store_fault_options *opts, dl_store
     if (fs == NULL) {
         DL_FAIL(err, DL_ERR_NOMEM, "out of memory wrapping the store '%s'", inner->location);
     }
-    fs->base = (dl_store){.vt = &fault_vtable, .alloc = inner->alloc, .location = inner->location};
+    fs->base = (dl_store){.vt = &fault_vtable,
+                          .alloc = inner->alloc,
+                          .location = inner->location,
+                          .is_readonly = inner->is_readonly};
     fs->inner = inner;
     atomic_init(&fs->n_ops, 0);
     atomic_init(&fs->n_failures, 0);

@@ -852,7 +852,8 @@ dl_store_local_new(const char *root, const dl_store_local_options *opts, dl_stor
     memcpy(ls->root, abs_root, root_len + 1);
     char *loc = ls->root + root_len + 1;
     memcpy(loc, location, location_len + 1);
-    ls->base = (dl_store){.vt = &local_vtable, .alloc = alloc, .location = loc};
+    ls->base = (dl_store){
+        .vt = &local_vtable, .alloc = alloc, .location = loc, .is_readonly = opts->is_readonly};
     ls->put_method = opts->put_method;
     ls->is_volatile = opts->is_volatile;
     ls->size = size;

@@ -71,10 +71,27 @@ child_field(const dl_type *type, int32_t i) {
     return (dl_type_field){.name = "entries", .type = type->element, .is_nullable = false};
 }
 
+/* The plain (non-view) string format flags ask for, or NULL for views. */
+static const char *
+plain_format(dl_type_id id, unsigned flags) {
+    bool is_large = (flags & DL_VEC_ARROW_LARGE_STRINGS) != 0;
+    if ((flags & (DL_VEC_ARROW_PLAIN_STRINGS | DL_VEC_ARROW_LARGE_STRINGS)) == 0 ||
+        (id != DL_VEC_TYPE_STRING && id != DL_VEC_TYPE_BINARY)) {
+        return NULL;
+    }
+    if (id == DL_VEC_TYPE_STRING) {
+        return is_large ? "U" : "u";
+    }
+    return is_large ? "Z" : "z";
+}
+
 static void
-format_of(const dl_type *type, bool is_dict, char *out, size_t cap) {
+format_of(const dl_type *type, bool is_dict, unsigned flags, char *out, size_t cap) {
+    const char *plain = plain_format(type->id, flags);
     if (is_dict) {
         (void)snprintf(out, cap, "i");
+    } else if (plain != NULL) {
+        (void)snprintf(out, cap, "%s", plain);
     } else if (type->id == DL_VEC_TYPE_DECIMAL) {
         (void)snprintf(out, cap, "d:%d,%d", type->precision, type->scale);
     } else {
@@ -88,10 +105,10 @@ format_of(const dl_type *type, bool is_dict, char *out, size_t cap) {
  */
 static dl_status
 export_schema_node(const dl_type *type, const char *name, bool is_nullable, bool is_dict,
-                   const bool *child_is_dict, const dl_allocator *alloc, struct ArrowSchema *out,
-                   dl_error *err) {
+                   const bool *child_is_dict, unsigned flags, const dl_allocator *alloc,
+                   struct ArrowSchema *out, dl_error *err) {
     char format[32];
-    format_of(type, is_dict, format, sizeof(format));
+    format_of(type, is_dict, flags, format, sizeof(format));
     name = name != NULL ? name : "";
     int64_t n = is_dict ? 0 : child_count(type);
     size_t n_dict = is_dict ? 1 : 0;
@@ -126,15 +143,16 @@ export_schema_node(const dl_type *type, const char *name, bool is_nullable, bool
     for (int32_t i = 0; i < (int32_t)n; i++) {
         dl_type_field f = child_field(type, i);
         bool is_child_dict = child_is_dict != NULL && child_is_dict[i];
-        dl_status s = export_schema_node(f.type, f.name, f.is_nullable, is_child_dict, NULL, alloc,
-                                         &children[i], err);
+        dl_status s = export_schema_node(f.type, f.name, f.is_nullable, is_child_dict, NULL, flags,
+                                         alloc, &children[i], err);
         if (s != DL_OK) {
             release_schema(out);
             return s;
         }
     }
     if (is_dict) {
-        dl_status s = export_schema_node(type, "", true, false, NULL, alloc, out->dictionary, err);
+        dl_status s =
+            export_schema_node(type, "", true, false, NULL, flags, alloc, out->dictionary, err);
         if (s != DL_OK) {
             release_schema(out);
             return s;
@@ -144,9 +162,9 @@ export_schema_node(const dl_type *type, const char *name, bool is_nullable, bool
 }
 
 dl_status
-dl_vec_arrow_export_type(const dl_type *type, const char *name, bool is_nullable,
+dl_vec_arrow_export_type(const dl_type *type, const char *name, bool is_nullable, unsigned flags,
                          const dl_allocator *alloc, struct ArrowSchema *out, dl_error *err) {
-    return export_schema_node(type, name, is_nullable, false, NULL, alloc, out, err);
+    return export_schema_node(type, name, is_nullable, false, NULL, flags, alloc, out, err);
 }
 
 /* ---- Arrays ------------------------------------------------------------------------------ */
@@ -157,6 +175,7 @@ typedef struct array_private {
     int64_t n_refs;            /* references taken so far */
     dl_vec_buffer **refs;      /* buffers this array keeps alive */
     int64_t *heap_sizes;       /* STRING/BINARY: the variadic buffer sizes */
+    uint8_t *copy;             /* plain strings: the offsets, then the bytes */
 } array_private;
 
 /* What one array node needs. */
@@ -165,6 +184,7 @@ typedef struct array_plan {
     int64_t n_children;
     int64_t n_refs;
     int64_t n_heaps;
+    size_t n_copy; /* plain strings: bytes of offsets and data copied into the export */
     bool has_dict;
 } array_plan;
 
@@ -196,7 +216,7 @@ new_array(const dl_allocator *alloc, const array_plan *plan, int64_t length, int
                   (size_t)plan->n_buffers * sizeof(void *) +
                   (size_t)plan->n_children * sizeof(struct ArrowArray *) +
                   ((size_t)plan->n_children + n_dict) * sizeof(struct ArrowArray) +
-                  (size_t)plan->n_heaps * sizeof(int64_t);
+                  (size_t)plan->n_heaps * sizeof(int64_t) + plan->n_copy;
     uint8_t *block = dl_mem_alloc_zero(alloc, size);
     DL_CHECK(block != NULL, err, DL_ERR_NOMEM, "out of memory exporting an Arrow array");
     array_private *p = (array_private *)(void *)block;
@@ -207,6 +227,7 @@ new_array(const dl_allocator *alloc, const array_plan *plan, int64_t length, int
     struct ArrowArray **ptrs = (struct ArrowArray **)(void *)(buffers + plan->n_buffers);
     struct ArrowArray *children = (struct ArrowArray *)(void *)(ptrs + plan->n_children);
     p->heap_sizes = (int64_t *)(void *)(children + plan->n_children + (int64_t)n_dict);
+    p->copy = (uint8_t *)(p->heap_sizes + plan->n_heaps); /* 8-byte aligned */
     for (int64_t i = 0; i < plan->n_children; i++) {
         ptrs[i] = &children[i];
     }
@@ -235,8 +256,18 @@ put_buffer(struct ArrowArray *out, int64_t i, const void *ptr, dl_vec_buffer *ow
     }
 }
 
+/* Bytes of a plain string export of a flat view vector: offsets, then every value's bytes. */
+static size_t
+plain_size(const dl_vector *vec, bool is_large) {
+    size_t bytes = (size_t)(vec->length + 1) * (is_large ? sizeof(int64_t) : sizeof(int32_t));
+    for (int64_t i = 0; i < vec->length; i++) {
+        bytes += dl_vec_is_null(vec, i) ? 0 : dl_vec_get_str(vec, i).len;
+    }
+    return bytes;
+}
+
 static array_plan
-plan_of(const dl_vector *vec) {
+plan_of(const dl_vector *vec, unsigned flags) {
     array_plan plan = {.n_buffers = 2, .n_children = 0, .n_refs = 2, .n_heaps = 0};
     if (vec->layout == DL_VEC_DICT) {
         plan.has_dict = true;
@@ -256,6 +287,12 @@ plan_of(const dl_vector *vec) {
         plan.n_children = 1;
         break;
     case DL_VEC_PHYS_VIEW:
+        if (plain_format(vec->type->id, flags) != NULL) {
+            plan.n_buffers = 3;
+            plan.n_refs = 1;
+            plan.n_copy = plain_size(vec, (flags & DL_VEC_ARROW_LARGE_STRINGS) != 0);
+            break;
+        }
         plan.n_heaps = vec->n_heaps;
         plan.n_buffers = 3 + vec->n_heaps;
         plan.n_refs = 2 + vec->n_heaps;
@@ -277,17 +314,52 @@ null_count_of(const dl_vector *vec) {
 static dl_status export_array(const dl_vector *vec, unsigned flags, struct ArrowArray *out,
                               dl_error *err);
 
+/* Copies a flat view vector's values into out's copy area as offsets and bytes. */
+static dl_status
+copy_plain(const dl_vector *vec, unsigned flags, struct ArrowArray *out, dl_error *err) {
+    array_private *p = out->private_data;
+    bool is_large = (flags & DL_VEC_ARROW_LARGE_STRINGS) != 0;
+    size_t offsets_size = (size_t)(vec->length + 1) * (is_large ? 8 : 4);
+    uint8_t *data = p->copy + offsets_size;
+    int64_t at = 0;
+    for (int64_t i = 0; i <= vec->length; i++) {
+        if (is_large) {
+            ((int64_t *)(void *)p->copy)[i] = at;
+        } else {
+            ((int32_t *)(void *)p->copy)[i] = (int32_t)at;
+        }
+        if (i < vec->length && !dl_vec_is_null(vec, i)) {
+            dl_str s = dl_vec_get_str(vec, i);
+            memcpy(data + at, s.ptr, s.len);
+            at += (int64_t)s.len;
+            if (!is_large && at > INT32_MAX) {
+                release_array(out);
+                DL_FAIL(err, DL_ERR_LIMIT,
+                        "%lld bytes of strings in one batch exceed the 2 GiB of Arrow's \"%s\" "
+                        "format; ask for large strings (\"%s\")",
+                        (long long)at, plain_format(vec->type->id, flags),
+                        vec->type->id == DL_VEC_TYPE_STRING ? "U" : "Z");
+            }
+        }
+    }
+    out->buffers[1] = p->copy;
+    out->buffers[2] = data;
+    return DL_OK;
+}
+
 /* Exports a FLAT vector, or a DICT one as a dictionary-encoded array. */
 static dl_status
 export_array_node(const dl_vector *vec, unsigned flags, struct ArrowArray *out, dl_error *err) {
-    array_plan plan = plan_of(vec);
+    array_plan plan = plan_of(vec, flags);
     bool is_null_type = vec->layout == DL_VEC_FLAT && vec->type->id == DL_VEC_TYPE_NULL;
     int64_t null_count = is_null_type ? vec->length : null_count_of(vec);
     DL_TRY(new_array(vec->alloc, &plan, vec->length, null_count, out, err));
     if (plan.n_buffers > 0) {
         put_buffer(out, 0, null_count > 0 ? vec->validity : NULL, vec->validity_buf);
     }
-    if (plan.n_buffers > 1) {
+    if (plan.n_copy > 0) {
+        DL_TRY(copy_plain(vec, flags, out, err));
+    } else if (plan.n_buffers > 1) {
         put_buffer(out, 1, vec->data != NULL ? vec->data : (const void *)zero_block, vec->data_buf);
     }
     array_private *p = out->private_data;
@@ -295,7 +367,8 @@ export_array_node(const dl_vector *vec, unsigned flags, struct ArrowArray *out, 
         put_buffer(out, 2 + i, vec->heaps[i]->data, vec->heaps[i]);
         p->heap_sizes[i] = (int64_t)vec->heaps[i]->size;
     }
-    if (vec->layout == DL_VEC_FLAT && dl_vec_type_phys(vec->type) == DL_VEC_PHYS_VIEW) {
+    if (vec->layout == DL_VEC_FLAT && dl_vec_type_phys(vec->type) == DL_VEC_PHYS_VIEW &&
+        plan.n_copy == 0) {
         out->buffers[2 + plan.n_heaps] = p->heap_sizes;
     }
     for (int64_t i = 0; i < plan.n_children; i++) {
@@ -344,7 +417,7 @@ dl_vec_arrow_export(const dl_vector *vec, const char *name, unsigned flags,
         return DL_OK;
     }
     dl_status s = export_schema_node(vec->type, name, true, exports_as_dict(vec, flags), NULL,
-                                     vec->alloc, out_schema, err);
+                                     flags, vec->alloc, out_schema, err);
     if (s != DL_OK) {
         out_array->release(out_array);
     }
@@ -418,8 +491,8 @@ dl_vec_arrow_export_batch(const dl_batch *batch, unsigned flags, struct ArrowSch
     dl_status s =
         export_struct(cols, batch->n_cols, batch->count, flags, batch->alloc, out_array, err);
     if (s == DL_OK && out_schema != NULL) {
-        s = export_schema_node(batch->schema, "", false, false, is_dict, batch->alloc, out_schema,
-                               err);
+        s = export_schema_node(batch->schema, "", false, false, is_dict, flags, batch->alloc,
+                               out_schema, err);
         if (s != DL_OK) {
             out_array->release(out_array);
         }

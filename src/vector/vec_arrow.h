@@ -17,6 +17,10 @@
  *   DICT   an Arrow dictionary-encoded array: int32 indices ("i") with the dictionary exported
  *          zero-copy as ArrowArray.dictionary, unless DL_VEC_ARROW_FLATTEN_DICT asks for plain
  *          values (a copy; a stream whose batches must all share one schema wants that).
+ *          With DL_VEC_ARROW_PLAIN_STRINGS, STRING and BINARY (also inside nested types)
+ *          are "u" / "z" instead, with int32 offsets, and with DL_VEC_ARROW_LARGE_STRINGS "U" /
+ *          "Z" with int64 offsets, for consumers that predate views: the bytes are copied into
+ *          the export (validity, offsets, data).
  *   CONST  expanded into a flat copy of length rows (Arrow's run-end encoding would avoid the
  *          copy, but few consumers accept it yet). Strings still share their heaps.
  * A batch exports as a struct array of its columns (Arrow's record batch convention); with a
@@ -36,12 +40,17 @@
 
 /* Export dictionary vectors as plain arrays of their values (copies them). */
 #define DL_VEC_ARROW_FLATTEN_DICT 1u
+/* Strings and binary as "u" / "z" (int32 offsets) instead of views (copies them). */
+#define DL_VEC_ARROW_PLAIN_STRINGS 2u
+/* Strings and binary as "U" / "Z" (int64 offsets) instead of views (copies them). */
+#define DL_VEC_ARROW_LARGE_STRINGS 4u
 
-/* Fills out with the schema of a flat vector of type, named name (NULL = no name). The
- * caller releases out. */
+/* Fills out with the schema of a flat vector of type, named name (NULL = no name), as flags
+ * (the string flags) export it. The caller releases out. */
 DL_NODISCARD dl_status dl_vec_arrow_export_type(const dl_type *type, const char *name,
-                                                bool is_nullable, const dl_allocator *alloc,
-                                                struct ArrowSchema *out, dl_error *err);
+                                                bool is_nullable, unsigned flags,
+                                                const dl_allocator *alloc, struct ArrowSchema *out,
+                                                dl_error *err);
 
 /* Fills out_array (and out_schema unless NULL) with vec. The caller releases both. On
  * failure neither needs releasing. */

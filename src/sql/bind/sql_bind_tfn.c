@@ -119,7 +119,10 @@ release_store(void *ctx) {
 
 dl_status
 dl_sql_root_store(dl_sql_binder *b, dl_store **out, dl_error *err) {
-    DL_TRY(dl_store_local_new("/", NULL, out, err));
+    /* A warehouse opened read-only makes this store read-only too: COPY TO writes through it. */
+    dl_store_local_options opts = {.is_readonly =
+                                       b->exec->store != NULL && b->exec->store->is_readonly};
+    DL_TRY(dl_store_local_new("/", &opts, out, err));
     dl_status s = dl_arena_on_reset(b->arena, release_store, *out, err);
     if (s != DL_OK) {
         dl_store_free(*out);

@@ -15,6 +15,7 @@
  *
  * The argument is a table name ('sales', 'schema.sales') or, when it holds a '/', a path.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,20 @@ detail_schema(dl_sql_binder *b, const dl_type **out, dl_error *err) {
     return dl_sql_make_schema(b, specs, (int32_t)DL_ARRAY_LEN(specs), out, err);
 }
 
+/* The name DESCRIBE DETAIL gives a table: spark_catalog.schema.table, or delta.`path` for a
+ * table read by path. */
+static const char *
+qualified_name(dl_sql_binder *b, const dl_sql_name *n, bool is_path, const char *display) {
+    if (is_path || dl_sql_name_is_path(n)) {
+        return dl_arena_printf(b->arena, "delta.`%s`", display);
+    }
+    dl_sql_catalog *cat = &b->session->catalog;
+    const char *sch = n->n_parts >= 2               ? n->parts[n->n_parts - 2].name.ptr
+                      : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
+                                                    : "default";
+    return dl_arena_printf(b->arena, "spark_catalog.%s.%s", sch, display);
+}
+
 /* The latest snapshot of the table a statement names. */
 static dl_status
 open_latest(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path, uint32_t loc,
@@ -147,14 +162,7 @@ dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **ou
     const dl_type *schema = NULL;
     DL_TRY(detail_schema(b, &schema, err));
     bool is_path = t->is_path || dl_sql_name_is_path(&t->name);
-    const char *name = NULL;
-    if (!is_path) {
-        dl_sql_catalog *cat = &b->session->catalog;
-        const char *sch = t->name.n_parts >= 2 ? t->name.parts[t->name.n_parts - 2].name.ptr
-                          : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
-                                                        : "default";
-        name = dl_arena_printf(b->arena, "spark_catalog.%s.%s", sch, display);
-    }
+    const char *name = is_path ? NULL : qualified_name(b, &t->name, false, display);
     detail_ctx cx = {.b = b, .snap = snap, .name = name};
     return dl_sql_plan_one_row(b, schema, detail_row, &cx, out, err);
 }
@@ -257,6 +265,144 @@ show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, d
     return dl_sql_plan_strings(b, names, 2, missing, 1, out, err);
 }
 
+/* ---- SHOW CREATE TABLE ------------------------------------------------------------------- */
+
+/* Appends name, in backticks when it is not a plain identifier. */
+static dl_status
+put_ident(dl_buf *out, const char *name, dl_error *err) {
+    bool is_plain = name[0] != '\0' && !isdigit((unsigned char)name[0]);
+    for (const char *p = name; *p != '\0' && is_plain; p++) {
+        is_plain = isalnum((unsigned char)*p) || *p == '_';
+    }
+    if (is_plain) {
+        return dl_buf_append_cstr(out, name, err);
+    }
+    DL_TRY(dl_buf_append_byte(out, '`', err));
+    for (const char *p = name; *p != '\0'; p++) {
+        DL_TRY(*p == '`' ? dl_buf_append(out, "``", 2, err)
+                         : dl_buf_append_byte(out, (uint8_t)*p, err));
+    }
+    return dl_buf_append_byte(out, '`', err);
+}
+
+/* Appends text as a SQL string literal ('...' with \' and \\ escaped). */
+static dl_status
+put_literal(dl_buf *out, const char *text, dl_error *err) {
+    DL_TRY(dl_buf_append_byte(out, '\'', err));
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '\'' || *p == '\\') {
+            DL_TRY(dl_buf_append_byte(out, '\\', err));
+        }
+        DL_TRY(dl_buf_append_byte(out, (uint8_t)*p, err));
+    }
+    return dl_buf_append_byte(out, '\'', err);
+}
+
+/* One column of the CREATE TABLE: name, type, then what Delta keeps about it. */
+static dl_status
+put_column(dl_buf *out, const dl_delta_field *f, dl_error *err) {
+    DL_TRY(dl_buf_append_cstr(out, "  ", err));
+    DL_TRY(put_ident(out, f->name, err));
+    DL_TRY(dl_buf_append_byte(out, ' ', err));
+    DL_TRY(dl_vec_type_to_string(f->type, out, err));
+    if (!f->is_nullable) {
+        DL_TRY(dl_buf_append_cstr(out, " NOT NULL", err));
+    }
+    if (f->generation_expr != NULL) {
+        DL_TRY(dl_buf_appendf(out, err, " GENERATED ALWAYS AS (%s)", f->generation_expr));
+    }
+    if (f->is_identity) {
+        DL_TRY(dl_buf_appendf(out, err,
+                              " GENERATED %s AS IDENTITY (START WITH %lld INCREMENT BY %lld)",
+                              f->identity_allow_explicit ? "BY DEFAULT" : "ALWAYS",
+                              (long long)f->identity_start, (long long)f->identity_step));
+    }
+    if (f->default_expr != NULL) {
+        DL_TRY(dl_buf_appendf(out, err, " DEFAULT %s", f->default_expr));
+    }
+    if (f->comment != NULL) {
+        DL_TRY(dl_buf_append_cstr(out, " COMMENT ", err));
+        DL_TRY(put_literal(out, f->comment, err));
+    }
+    return DL_OK;
+}
+
+/* The statement as SHOW CREATE TABLE writes it (show_create says how it differs from Spark's). */
+static dl_status
+create_text(dl_delta_snapshot *snap, const char *name, dl_buf *out, dl_error *err) {
+    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
+    const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
+    DL_TRY(dl_buf_appendf(out, err, "CREATE TABLE %s (\n", name));
+    for (int32_t i = 0; i < schema->n_fields; i++) {
+        DL_TRY(put_column(out, &schema->fields[i], err));
+        DL_TRY(dl_buf_append_cstr(out, i + 1 < schema->n_fields ? ",\n" : ")\nUSING delta\n", err));
+    }
+    for (int32_t i = 0; i < md->n_partition_columns; i++) {
+        DL_TRY(dl_buf_append_cstr(out, i == 0 ? "PARTITIONED BY (" : ", ", err));
+        DL_TRY(put_ident(out, md->partition_columns[i], err));
+        DL_TRY(dl_buf_append_cstr(out, i + 1 == md->n_partition_columns ? ")\n" : "", err));
+    }
+    if (md->description != NULL) {
+        DL_TRY(dl_buf_append_cstr(out, "COMMENT ", err));
+        DL_TRY(put_literal(out, md->description, err));
+        DL_TRY(dl_buf_append_byte(out, '\n', err));
+    }
+    DL_TRY(dl_buf_append_cstr(out, "TBLPROPERTIES (\n", err));
+    for (int32_t i = 0; i < md->n_configuration; i++) {
+        DL_TRY(dl_buf_append_cstr(out, "  ", err));
+        DL_TRY(put_literal(out, md->configuration[i].key, err));
+        DL_TRY(dl_buf_append_cstr(out, " = ", err));
+        DL_TRY(put_literal(out, md->configuration[i].value, err));
+        DL_TRY(dl_buf_append_cstr(out, ",\n", err));
+    }
+    DL_TRY(dl_buf_appendf(out, err,
+                          "  'delta.minReaderVersion' = '%d',\n  'delta.minWriterVersion' = '%d'",
+                          (int)pr->min_reader_version, (int)pr->min_writer_version));
+    const char *features[DL_DELTA_FEATURE_COUNT + 1];
+    int32_t nf = pr->min_writer_version >= 7 || pr->min_reader_version >= 3
+                     ? table_features(pr, features)
+                     : 0;
+    for (int32_t i = 0; i < nf; i++) {
+        DL_TRY(dl_buf_appendf(out, err, ",\n  'delta.feature.%s' = 'supported'", features[i]));
+    }
+    return dl_buf_append_cstr(out, ")\n", err);
+}
+
+/*
+ * SHOW CREATE TABLE: one row, createtab_stmt, the statement that makes the table again, in
+ * Spark's layout (columns, USING delta, PARTITIONED BY, COMMENT, TBLPROPERTIES with the
+ * protocol). Two differences, so that deltalite runs it: the name is schema.table (Spark
+ * writes spark_catalog.schema.table, a catalog deltalite's CREATE TABLE does not take) or
+ * delta.`path`, and no LOCATION (the warehouse's tables are managed, where Spark writes none
+ * either; a path table's name is its location).
+ */
+static dl_status
+show_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, const char *display,
+            dl_sql_plan **out, dl_error *err) {
+    static const char *const names[] = {"createtab_stmt"};
+    const dl_sql_name *n = &stmt->u.show.name;
+    dl_sql_catalog *cat = &b->session->catalog;
+    const char *sch = n->n_parts >= 2               ? n->parts[n->n_parts - 2].name.ptr
+                      : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
+                                                    : "default";
+    const char *name = dl_sql_name_is_path(n) ? dl_arena_printf(b->arena, "delta.`%s`", display)
+                                              : dl_arena_printf(b->arena, "%s.%s", sch, display);
+    DL_CHECK(name != NULL, err, DL_ERR_NOMEM, "out of memory showing a table");
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_status s = create_text(snap, name, &text, err);
+    const char *row[1] = {NULL};
+    if (s == DL_OK) {
+        row[0] = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
+        s = row[0] != NULL ? DL_OK
+                           : dl_error_set(err, DL_ERR_NOMEM, "out of memory showing a table");
+    }
+    dl_buf_destroy(&text);
+    DL_TRY(s);
+    return dl_sql_plan_strings(b, names, 1, row, 1, out, err);
+}
+
 dl_status
 dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
                          dl_error *err) {
@@ -266,6 +412,9 @@ dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan 
     DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, NULL, &snap, &display, err));
     if (stmt->u.show.kind == DL_SQL_SHOW_TBLPROPERTIES) {
         return show_props(b, stmt, snap, out, err);
+    }
+    if (stmt->u.show.kind == DL_SQL_SHOW_CREATE_TABLE) {
+        return show_create(b, stmt, snap, display, out, err);
     }
     static const char *const names[] = {"col_name"};
     const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);

@@ -182,6 +182,8 @@ dl_sql_session_new(const dl_sql_session_config *config, dl_sql_session **out, dl
     s->pool = config->pool;
     s->fn_lookup = dl_sql_fn_lookup;
     atomic_init(&s->interrupt, false);
+    atomic_init(&s->progress_done, 0);
+    atomic_init(&s->progress_total, 0);
     if (config->time_zone != NULL) {
         dl_status st = put_setting(s, "spark.sql.session.timeZone", config->time_zone, err);
         if (st != DL_OK) {
@@ -211,6 +213,11 @@ dl_sql_session_free(dl_sql_session *session) {
     dl_mem_free(session->alloc, session->settings,
                 (size_t)session->cap_settings * sizeof(dl_sql_setting));
     dl_mem_free(session->alloc, session, sizeof(*session));
+}
+
+const char *
+dl_sql_session_known_key(size_t i) {
+    return i < DL_ARRAY_LEN(known_settings) ? known_settings[i].key : NULL;
 }
 
 const char *

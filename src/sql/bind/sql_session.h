@@ -82,6 +82,10 @@ void dl_sql_session_free(dl_sql_session *session);
  * string stays valid until the next SET/RESET of that key. */
 const char *dl_sql_session_get(const dl_sql_session *session, const char *key);
 
+/* The i-th key deltalite knows (checks and acts on), in the table's order; NULL past the end
+ * (SET -v lists them). */
+const char *dl_sql_session_known_key(size_t i);
+
 /* A numeric setting's value (checked when it was set); 0 when unset and unknown. */
 int64_t dl_sql_session_get_i64(const dl_sql_session *session, const char *key);
 double dl_sql_session_get_double(const dl_sql_session *session, const char *key);

@@ -35,6 +35,10 @@ struct dl_sql_session {
     int32_t cap_settings;
     dl_sql_fn_lookup_fn fn_lookup; /* dl_sql_fn_lookup unless a test replaced it */
     atomic_bool interrupt;         /* dl_sql_session_interrupt; cleared as a statement starts */
+    /* The running statement's progress: parts (files, row groups) its scans finished and will
+     * read (dl_sql_session_progress); zeroed as a statement starts. */
+    _Atomic(int64_t) progress_done;
+    _Atomic(int64_t) progress_total;
 };
 
 /* Replaces the function registry the binder uses (tests with private kernels). NULL restores

@@ -16,6 +16,24 @@
 
 /* ---- SET / RESET ----------------------------------------------------------------------------- */
 
+/* SET -v: every key deltalite knows with the value in force (set, or the default), as Spark's
+ * SET -v lists its settings. */
+static dl_status
+list_known_settings(dl_sql_binder *b, dl_sql_plan **out, dl_error *err) {
+    static const char *const names[] = {"key", "value"};
+    size_t n = 0;
+    while (dl_sql_session_known_key(n) != NULL) {
+        n++;
+    }
+    const char **values = dl_arena_alloc_zero(b->arena, (2 * n + 2) * sizeof(char *));
+    DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory listing settings");
+    for (size_t i = 0; i < n; i++) {
+        values[2 * i] = dl_sql_session_known_key(i);
+        values[2 * i + 1] = dl_sql_session_get(b->session, values[2 * i]);
+    }
+    return dl_sql_plan_strings(b, names, 2, values, (int64_t)n, out, err);
+}
+
 static dl_status
 exec_set(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     static const char *const names[] = {"key", "value"};
@@ -31,6 +49,9 @@ exec_set(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error 
         return dl_sql_plan_strings(b, names, 2, values, n, out, err);
     }
     const char *key = stmt->u.set.key.ptr;
+    if (!stmt->u.set.has_value && strcmp(key, "-v") == 0) {
+        return list_known_settings(b, out, err);
+    }
     if (!stmt->u.set.has_value) {
         const char *v = dl_sql_session_get(session, key);
         const char *values[2] = {key, v != NULL ? v : "<undefined>"};
@@ -232,6 +253,7 @@ exec_show(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error
         return show_functions(b, stmt, out, err);
     case DL_SQL_SHOW_TBLPROPERTIES:
     case DL_SQL_SHOW_COLUMNS:
+    case DL_SQL_SHOW_CREATE_TABLE:
         return dl_sql_binder_show_table(b, stmt, out, err);
     default:
         break;

@@ -122,7 +122,19 @@ typedef struct dl_sql_exec_ctx {
                                              NULL */
     bool is_work_done; /* a statement that changes tables finished (its commit landed, or it had
                           nothing to commit): only its result rows are left to read */
+    _Atomic(int64_t) *progress_done;  /* the session's progress counters (parts of scans done */
+    _Atomic(int64_t) *progress_total; /* and to do), or NULL */
 } dl_sql_exec_ctx;
+
+/* Counts parts of the statement's work for its progress (dl_sql_session_progress): a scan
+ * adds its files or row groups to the total as it opens and one done as each is read. */
+static inline void
+dl_sql_exec_progress(dl_sql_exec_ctx *exec, int64_t done, int64_t total) {
+    if (exec->progress_done != NULL) {
+        (void)atomic_fetch_add_explicit(exec->progress_done, done, memory_order_relaxed);
+        (void)atomic_fetch_add_explicit(exec->progress_total, total, memory_order_relaxed);
+    }
+}
 
 /* True once the statement (or its session) was cancelled; operators then fail with
  * DL_ERR_INTERRUPTED. Never once the work is done: a change that committed is reported,

@@ -448,7 +448,9 @@ scan_open(dl_sql_operator *op, dl_error *err) {
     atomic_init(&st->cursor, 0);
     atomic_init(&st->emitted, 0);
     if (s->source == DL_SQL_SCAN_PARQUET) {
-        return open_parquet_files(op, st, err);
+        DL_TRY(open_parquet_files(op, st, err));
+        dl_sql_exec_progress(op->exec, 0, (int64_t)st->n_units);
+        return DL_OK;
     }
     DL_TRY(delta_columns(op, st, err));
     dl_delta_scan_options opts = {.columns = st->names,
@@ -460,6 +462,7 @@ scan_open(dl_sql_operator *op, dl_error *err) {
     DL_TRY_CTX(dl_delta_scan_new(s->snapshot, &opts, &st->dscan, err), err, "table %s",
                s->table_name);
     st->n_units = dl_delta_scan_unit_count(st->dscan);
+    dl_sql_exec_progress(op->exec, 0, (int64_t)st->n_units);
     return DL_OK;
 }
 
@@ -579,6 +582,7 @@ read_next(dl_sql_operator *op, scan_local *l, bool *out_has, dl_error *err) {
             return DL_OK;
         }
         close_reader(l);
+        dl_sql_exec_progress(op->exec, 1, 0); /* a file or row group read to its end */
     }
 }
 

@@ -189,6 +189,77 @@ TEST(test_arrow_stream_exports_schema_and_batches) {
     CHECK(stream.release == NULL);
 }
 
+/* Consumers that predate string views ask for "u"/"z" or "U"/"Z": the schema says so at every
+ * level (inside arrays too) and the arrays hold offsets and the bytes. */
+TEST(test_arrow_stream_gives_plain_or_large_strings_on_request) {
+    static const uint32_t flags[2] = {DELTALITE_ARROW_PLAIN_STRINGS, DELTALITE_ARROW_LARGE_STRINGS};
+    for (int k = 0; k < 2; k++) {
+        deltalite_result *r = query("SELECT * FROM VALUES ('abc', X'0001', array('x', NULL)), "
+                                    "(NULL, X'', array('yz')) AS t(s, b, xs)");
+        CHECK(r != NULL);
+        struct ArrowArrayStream stream;
+        CHECK_INT_EQ(deltalite_result_to_arrow_flags(r, flags[k], &stream), DELTALITE_OK);
+        struct ArrowSchema schema;
+        CHECK_INT_EQ(stream.get_schema(&stream, &schema), 0);
+        CHECK_STR_EQ(schema.children[0]->format, k == 0 ? "u" : "U");
+        CHECK_STR_EQ(schema.children[1]->format, k == 0 ? "z" : "Z");
+        CHECK_STR_EQ(schema.children[2]->children[0]->format, k == 0 ? "u" : "U");
+        schema.release(&schema);
+        struct ArrowArray array;
+        CHECK_INT_EQ(stream.get_next(&stream, &array), 0);
+        CHECK(array.release != NULL && array.length == 2);
+        const struct ArrowArray *str = array.children[0];
+        CHECK_INT_EQ(str->n_buffers, 3);
+        CHECK_INT_EQ(str->null_count, 1);
+        int64_t end0 =
+            k == 0 ? ((const int32_t *)str->buffers[1])[1] : ((const int64_t *)str->buffers[1])[1];
+        int64_t end1 =
+            k == 0 ? ((const int32_t *)str->buffers[1])[2] : ((const int64_t *)str->buffers[1])[2];
+        CHECK_INT_EQ(end0, 3);
+        CHECK_INT_EQ(end1, 3); /* the NULL holds no bytes */
+        CHECK(memcmp(str->buffers[2], "abc", 3) == 0);
+        const struct ArrowArray *elems = array.children[2]->children[0];
+        CHECK_INT_EQ(elems->length, 3);
+        int64_t elems_end = k == 0 ? ((const int32_t *)elems->buffers[1])[3]
+                                   : ((const int64_t *)elems->buffers[1])[3];
+        CHECK_INT_EQ(elems_end, 3);
+        CHECK(memcmp(elems->buffers[2], "xyz", 3) == 0);
+        array.release(&array);
+        stream.release(&stream);
+    }
+    deltalite_result *r = query("SELECT 'a' AS s");
+    CHECK(r != NULL);
+    struct ArrowArrayStream bad;
+    CHECK_INT_EQ(deltalite_result_to_arrow_flags(r, 3, &bad), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(strstr(deltalite_error_message(db), "at most one of") != NULL);
+}
+
+/* deltalite_progress counts the parts (files) the running statement's scans read: all of
+ * them once it is read to its end, zero for a statement without a scan. */
+TEST(test_progress_counts_the_files_a_query_reads) {
+    CHECK_INT_EQ(deltalite_exec(db, "SET spark.sql.files.maxRecordsPerFile = 10; "
+                                    "CREATE TABLE progress_t USING delta AS SELECT id FROM "
+                                    "range(45); RESET spark.sql.files.maxRecordsPerFile"),
+                 DELTALITE_OK);
+    deltalite_result *r = query("SELECT count(*) FROM progress_t");
+    CHECK(r != NULL);
+    int64_t done = -1;
+    int64_t total = -1;
+    while (next(r)) {
+    }
+    deltalite_progress(db, &done, &total);
+    deltalite_result_free(r);
+    CHECK_INT_EQ(total, 5);
+    CHECK_INT_EQ(done, 5);
+    r = query("SELECT 1");
+    CHECK(r != NULL && next(r));
+    deltalite_progress(db, &done, NULL);
+    deltalite_result_free(r);
+    CHECK_INT_EQ(done, 0);
+    deltalite_progress(NULL, &done, &total); /* no handle: nothing runs */
+    CHECK_INT_EQ(total, 0);
+}
+
 TEST(test_arrow_stream_continues_after_rows_read_one_by_one) {
     deltalite_result *r = query("SELECT id FROM range(0, 5) AS t(id)");
     CHECK(r != NULL);
@@ -413,6 +484,8 @@ main(void) {
     RUN(test_close_is_refused_while_a_result_is_open);
     RUN(test_arrow_stream_exports_schema_and_batches);
     RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
+    RUN(test_arrow_stream_gives_plain_or_large_strings_on_request);
+    RUN(test_progress_counts_the_files_a_query_reads);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
     RUN(test_get_json_writes_any_value_as_json);

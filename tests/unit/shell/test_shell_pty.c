@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,6 +26,7 @@ static char dir[256];       /* a temporary folder: the warehouse and HOME */
 static char home[2048];     /* HOME for the sessions (dir unless a test changes it) */
 static char screen[131072]; /* what the terminal showed in the last session */
 static size_t screen_len;
+static const char *history_env; /* DELTALITE_HISTORY for the sessions, or NULL (unset) */
 
 typedef struct session {
     pid_t pid;
@@ -57,6 +59,10 @@ session_start(session *s, const char *lang) {
         (void)unsetenv("LC_ALL");
         (void)unsetenv("LC_CTYPE");
         (void)unsetenv("LANG");
+        (void)unsetenv("DELTALITE_HISTORY");
+        if (history_env != NULL && setenv("DELTALITE_HISTORY", history_env, 1) != 0) {
+            _exit(126);
+        }
         if (lang != NULL && setenv("LANG", lang, 1) != 0) {
             _exit(126);
         }
@@ -92,6 +98,18 @@ wait_for(session *s, const char *want, int ms) {
         }
         screen_len += (size_t)n;
         screen[screen_len] = '\0';
+    }
+}
+
+/* Presses a control key once the shell waits for it: a person's key never lands in the
+ * microseconds while libedit handles the key before, or sets up the terminal after the
+ * prompt (which drops keys typed before). */
+static void
+press_key(session *s, const char *key) {
+    struct timespec pause = {.tv_nsec = 100 * 1000 * 1000};
+    (void)nanosleep(&pause, NULL);
+    if (write(s->master, key, 1) != 1) {
+        return;
     }
 }
 
@@ -264,6 +282,209 @@ TEST(test_pty_history_is_kept_under_a_long_home) {
     CHECK_STR_EQ(text, "_HiStOrY_V2_\nSELECT\\0407\\040AS\\040seven;\n.quit\n");
 }
 
+/* Forgets what the terminal showed so far (the next wait_for looks at new output only). */
+static void
+clear_screen(void) {
+    screen_len = 0;
+    screen[0] = '\0';
+}
+
+/* Leaves the session with .quit. False, after printing what the terminal showed, when ok is
+ * false or the shell did not exit with status 0. */
+static bool
+leave(session *s, bool ok) {
+    type(s, ".quit\r");
+    int status = session_end(s);
+    if (!ok || status != 0) {
+        printf("  exit status %d; the terminal showed:\n%.4000s\n", status, screen);
+        return false;
+    }
+    return true;
+}
+
+/* Ctrl-C at the prompt ended the shell and lost the session. It clears the line (and a
+ * statement being continued) and the shell waits at a fresh prompt. */
+TEST(test_pty_ctrl_c_at_the_prompt_clears_the_line) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT 'lost'");
+    CHECK(wait_for(&s, "'lost'", 5000));
+    press_key(&s, "\x03");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 1\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    press_key(&s, "\x03");
+    clear_screen();
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 2 AS two;\r");
+    bool shown = wait_for(&s, "two\r\n2\r\n", 5000);
+    CHECK(leave(&s, shown && strstr(screen, "lost") == NULL));
+}
+
+/* A lone ';' or a line of comments kept the shell at "...>" waiting for a statement that
+ * never comes; a dot-command typed there was taken as SQL. Now the first two are dropped, and
+ * a dot-command runs with the statement kept pending. */
+TEST(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    static const char *const empty_lines[] = {";\r", "-- only a comment\r", "/* c */ ;\r"};
+    for (size_t i = 0; i < sizeof(empty_lines) / sizeof(empty_lines[0]); i++) {
+        clear_screen();
+        type(&s, empty_lines[i]);
+        CHECK(wait_for(&s, "deltalite> ", 5000));
+        CHECK(strstr(screen, "...>") == NULL);
+    }
+    type(&s, "SELECT 5\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    clear_screen();
+    type(&s, ".mode json\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    type(&s, "  AS five;\r");
+    CHECK(leave(&s, wait_for(&s, "{\"five\":5}", 5000)));
+}
+
+/* Ctrl-D with a statement pending left without a word; it says the statement was not run. */
+TEST(test_pty_ctrl_d_with_a_pending_statement_says_so) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, "SELECT 1\r");
+    CHECK(wait_for(&s, "...> ", 5000));
+    press_key(&s, "\x04");
+    CHECK(wait_for(&s, "Note: the unfinished statement (no ';' yet) was not run", 5000));
+    CHECK_INT_EQ(session_end(&s), 0);
+}
+
+/* DELTALITE_HISTORY moves the history file (as SQLITE_HISTORY does); set empty, none is kept. */
+TEST(test_pty_deltalite_history_names_the_history_file) {
+    remove_history_file();
+    char path[512];
+    (void)snprintf(path, sizeof(path), "%s/moved_history", dir);
+    history_env = path;
+    static const char *const lines[] = {"SELECT 8 AS eight;"};
+    bool ok = session_typing(lines, 1);
+    history_env = "";
+    ok = ok && session_typing(lines, 1);
+    history_env = NULL;
+    CHECK(ok);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    char text[256];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    (void)fclose(f);
+    CHECK_STR_EQ(text, "_HiStOrY_V2_\nSELECT\\0408\\040AS\\040eight;\n.quit\n");
+    char usual[4096];
+    history_text(usual, sizeof(usual));
+    CHECK_STR_EQ(usual, "");
+}
+
+/* Tab completes keywords (in the case typed), tables after FROM (schemas with their '.',
+ * then their tables), columns of the tables the statement names (also on its earlier lines),
+ * paths inside delta.`...` (folders with a '/'), and dot-commands. Each completed statement
+ * runs, so the completion was the right text. */
+TEST(test_pty_tab_completes_keywords_tables_columns_paths_and_commands) {
+    static const char *const setup[] = {
+        "CREATE TABLE people (person_id INT, name STRING);",
+        "INSERT INTO people VALUES (7, 'ann');",
+        "CREATE SCHEMA sales;",
+        "CREATE TABLE sales.orders (order_id INT);",
+    };
+    CHECK(session_typing(setup, sizeof(setup) / sizeof(setup[0])));
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+
+    static const struct {
+        const char *typed;
+        const char *shown;
+    } steps[] = {
+        {"sel\t* FROM peo\tWHERE pers\t= 7;\r", "person_id,name\r\n7,ann\r\n"},
+        {"SELECT * FROM people\r  WHERE na\t= 'ann' AND pers\t= 7;\r", "7,ann\r\n"},
+        {"SELECT count(*) AS n FROM sa\tor\t;\r", "n\r\n0\r\n"},
+        {"SELECT count(*) AS m FROM delta.`w\tpe\t`;\r", "m\r\n1\r\n"},
+        {".ti\t\r", "off\r\n"},
+        {"SET spark.sql.ansi.en\t= false;\rSET spark.sql.ansi.enabled;\r",
+         "spark.sql.ansi.enabled,false\r\n"},
+    };
+
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        clear_screen();
+        type(&s, steps[i].typed);
+        if (!wait_for(&s, steps[i].shown, 5000)) {
+            printf("  typed %s; the terminal showed:\n%s\n", steps[i].typed, screen);
+            CHECK(false);
+        }
+        CHECK(wait_for(&s, "deltalite> ", 5000));
+    }
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+}
+
+static void
+resize(session *s, unsigned short cols) {
+    struct winsize ws = {.ws_row = 24, .ws_col = cols};
+    (void)ioctl(s->master, TIOCSWINSZ, &ws);
+}
+
+/* Box mode fits the terminal's width as it is when a statement runs: it kept the width read
+ * at start-up after the window was resized. */
+TEST(test_pty_box_follows_a_resized_terminal) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    resize(&s, 40);
+    type(&s, ".mode box\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    static const char wide[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+    clear_screen();
+    type(&s, "SELECT repeat('x', 60) AS a;\r");
+    CHECK(wait_for(&s, "┘", 5000));
+    bool is_narrow = strstr(screen, wide) == NULL && strstr(screen, "x…") != NULL;
+    resize(&s, 100);
+    clear_screen();
+    type(&s, "SELECT repeat('x', 60) AS a;\r");
+    CHECK(wait_for(&s, "┘", 5000));
+    bool is_wide = strstr(screen, wide) != NULL;
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    CHECK(is_narrow);
+    CHECK(is_wide);
+}
+
+/* A long statement showed nothing until its result. A progress bar now appears on the
+ * terminal (here after 0 ms instead of 1 s) and is erased before the result is written. */
+TEST(test_pty_progress_bar_appears_and_clears) {
+    static const char *const setup[] = {
+        "SET spark.sql.files.maxRecordsPerFile = 2000;",
+        "CREATE TABLE slow USING delta AS SELECT id FROM range(400000);",
+    };
+    CHECK(session_typing(setup, sizeof(setup) / sizeof(setup[0])));
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, ".progress on 0\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT count(DISTINCT sha2(CAST(id AS STRING), 512)) AS n FROM slow;\r");
+    bool shown = wait_for(&s, "n\r\n400000\r\n", 60000);
+    type(&s, ".quit\r");
+    CHECK_INT_EQ(session_end(&s), 0);
+    const char *bar = strstr(screen, "% \xe2\x96\x95"); /* "45% ▕" */
+    const char *erased = strstr(
+        screen,
+        "\r                                                                                \r");
+    const char *result = strstr(screen, "n\r\n400000");
+    if (!shown || bar == NULL || erased == NULL || !(bar < erased && erased < result)) {
+        printf("  the terminal showed:\n%.3000s\n", screen);
+        CHECK(false);
+    }
+    CHECK(strstr(screen, " of 200 parts") != NULL);
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -288,6 +509,13 @@ main(int argc, char **argv) {
     RUN(test_pty_hangup_keeps_the_history);
     RUN(test_pty_history_is_trimmed_to_its_limit);
     RUN(test_pty_history_is_kept_under_a_long_home);
+    RUN(test_pty_ctrl_c_at_the_prompt_clears_the_line);
+    RUN(test_pty_lone_semicolon_comments_and_dot_commands_while_continuing);
+    RUN(test_pty_ctrl_d_with_a_pending_statement_says_so);
+    RUN(test_pty_deltalite_history_names_the_history_file);
+    RUN(test_pty_tab_completes_keywords_tables_columns_paths_and_commands);
+    RUN(test_pty_box_follows_a_resized_terminal);
+    RUN(test_pty_progress_bar_appears_and_clears);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {

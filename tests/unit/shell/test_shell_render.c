@@ -167,16 +167,22 @@ TEST(test_box_escapes_control_characters_and_counts_utf8_as_one_column) {
 }
 
 static const char *
-stream(dl_shell_mode mode, const dl_shell_col *cols, int32_t n_cols, const char *const *cells,
-       int n_rows) {
+stream_with(dl_shell_mode mode, const dl_shell_col *cols, int32_t n_cols, const char *const *cells,
+            int n_rows, const dl_shell_stream_opts *opts) {
     FILE *f = capture();
     dl_shell_stream s;
-    dl_shell_stream_begin(&s, f, mode, cols, n_cols);
+    dl_shell_stream_begin(&s, f, mode, cols, n_cols, opts);
     for (int r = 0; r < n_rows; r++) {
         dl_shell_stream_row(&s, cells + (size_t)r * (size_t)n_cols, NULL);
     }
     dl_shell_stream_end(&s);
     return finish(f);
+}
+
+static const char *
+stream(dl_shell_mode mode, const dl_shell_col *cols, int32_t n_cols, const char *const *cells,
+       int n_rows) {
+    return stream_with(mode, cols, n_cols, cells, n_rows, NULL);
 }
 
 TEST(test_csv_quotes_only_when_needed_and_tells_null_from_empty) {
@@ -210,6 +216,78 @@ TEST(test_markdown_aligns_numbers_right_and_escapes_pipes) {
                  "| 2 | NULL | 0.00 |\n");
 }
 
+TEST(test_list_tabs_and_line_modes_show_null_as_null_or_the_nullvalue) {
+    const char *cells[] = {"1", "alice", "25.50", "22", NULL, NULL};
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_LIST, people_cols, 3, cells, 2),
+                 "id|name|amount\n1|alice|25.50\n22|NULL|NULL\n");
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_TABS, people_cols, 3, cells, 2),
+                 "id\tname\tamount\n1\talice\t25.50\n22\tNULL\tNULL\n");
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_LINE, people_cols, 3, cells, 2),
+                 "    id = 1\n  name = alice\namount = 25.50\n\n"
+                 "    id = 22\n  name = NULL\namount = NULL\n");
+    dl_shell_stream_opts opts = {.no_header = true, .null_text = "-"};
+    CHECK_STR_EQ(stream_with(DL_SHELL_MODE_LIST, people_cols, 3, cells, 2, &opts),
+                 "1|alice|25.50\n22|-|-\n");
+    /* CSV writes nothing for NULL, unless .nullvalue says otherwise. */
+    CHECK_STR_EQ(stream_with(DL_SHELL_MODE_CSV, people_cols, 3, cells, 2, &opts),
+                 "1,alice,25.50\n22,-,-\n");
+}
+
+TEST(test_html_escapes_and_jsonlines_has_no_array) {
+    const char *cells[] = {"1", "<a & 'b'>", NULL};
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_HTML, people_cols, 3, cells, 1),
+                 "<table>\n<tr><th>id</th><th>name</th><th>amount</th></tr>\n"
+                 "<tr><td>1</td><td>&lt;a &amp; &#39;b&#39;&gt;</td><td>NULL</td></tr>\n"
+                 "</table>\n");
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_JSONLINES, people_cols, 3, cells, 1),
+                 "{\"id\":1,\"name\":\"<a & 'b'>\",\"amount\":null}\n");
+    CHECK_STR_EQ(stream(DL_SHELL_MODE_JSONLINES, people_cols, 3, cells, 0), "");
+}
+
+TEST(test_insert_writes_a_literal_of_each_type) {
+    static const dl_shell_col cols[6] = {
+        {.name = "s", .type = "string", .kind = DELTALITE_TYPE_STRING},
+        {.name = "b", .type = "binary", .kind = DELTALITE_TYPE_BINARY},
+        {.name = "d", .type = "date", .kind = DELTALITE_TYPE_DATE},
+        {.name = "t", .type = "timestamp", .kind = DELTALITE_TYPE_TIMESTAMP},
+        {.name = "x", .type = "double", .is_numeric = true, .kind = DELTALITE_TYPE_DOUBLE},
+        {.name = "n", .type = "int", .is_numeric = true, .kind = DELTALITE_TYPE_INT}};
+    const char *cells[] = {"it's a \\",           "\x01\xff",  "2026-10-02",
+                           "2026-10-02 08:00:00", "-Infinity", NULL};
+    dl_shell_stream_opts opts = {.table_name = "s.t"};
+    CHECK_STR_EQ(stream_with(DL_SHELL_MODE_INSERT, cols, 6, cells, 1, &opts),
+                 "INSERT INTO s.t VALUES ('it\\'s a \\\\', X'01FF', DATE '2026-10-02', "
+                 "TIMESTAMP '2026-10-02 08:00:00', CAST('-Infinity' AS double), NULL);\n");
+    CHECK(!dl_shell_insert_can_write(DELTALITE_TYPE_STRUCT));
+    CHECK(dl_shell_insert_can_write(DELTALITE_TYPE_INTERVAL_DT));
+}
+
+TEST(test_table_mode_is_ascii_with_names_only_and_widths_cut) {
+    dl_shell_grid g;
+    dl_shell_grid_init(&g, NULL, people_cols, 3, -1);
+    add(&g, "1", "alice", "25.50");
+    add(&g, "22", NULL, NULL);
+    FILE *f = capture();
+    static dl_error err;
+    int32_t widths[2] = {0, 3};
+    dl_shell_box_opts opts = {.is_ascii = true, .null_text = "", .widths = widths, .n_widths = 2};
+    CHECK(dl_shell_render_box(f, &g, &opts, &err) == DL_OK);
+    CHECK_STR_EQ(finish(f), "+----+-----+--------+\n"
+                            "| id | na… | amount |\n"
+                            "+----+-----+--------+\n"
+                            "|  1 | al… |  25.50 |\n"
+                            "| 22 |     |        |\n"
+                            "+----+-----+--------+\n");
+    f = capture();
+    opts = (dl_shell_box_opts){.no_header = true};
+    CHECK(dl_shell_render_box(f, &g, &opts, &err) == DL_OK);
+    CHECK_STR_EQ(finish(f), "┌────┬───────┬───────┐\n"
+                            "│  1 │ alice │ 25.50 │\n"
+                            "│ 22 │ NULL  │  NULL │\n"
+                            "└────┴───────┴───────┘\n");
+    dl_shell_grid_destroy(&g);
+}
+
 TEST(test_statements_without_columns_print_nothing) {
     CHECK_STR_EQ(stream(DL_SHELL_MODE_CSV, people_cols, 0, NULL, 0), "");
     dl_shell_grid g;
@@ -222,8 +300,11 @@ TEST(test_modes_parse_by_name) {
     dl_shell_mode m = DL_SHELL_MODE_BOX;
     CHECK(dl_shell_mode_parse("markdown", &m) && m == DL_SHELL_MODE_MARKDOWN);
     CHECK(dl_shell_mode_parse("csv", &m) && m == DL_SHELL_MODE_CSV);
-    CHECK(!dl_shell_mode_parse("html", &m));
+    CHECK(dl_shell_mode_parse("HTML", &m) && m == DL_SHELL_MODE_HTML);
+    CHECK(dl_shell_mode_parse("JsonLines", &m) && m == DL_SHELL_MODE_JSONLINES);
+    CHECK(!dl_shell_mode_parse("bogus", &m));
     CHECK_STR_EQ(dl_shell_mode_name(DL_SHELL_MODE_JSON), "json");
+    CHECK_STR_EQ(dl_shell_mode_name(DL_SHELL_MODE_TABS), "tabs");
 }
 
 TEST(test_grid_allocation_failure_is_nomem_and_leaks_nothing) {
@@ -258,6 +339,10 @@ main(void) {
     RUN(test_csv_quotes_only_when_needed_and_tells_null_from_empty);
     RUN(test_json_writes_numbers_and_booleans_bare_and_escapes_strings);
     RUN(test_markdown_aligns_numbers_right_and_escapes_pipes);
+    RUN(test_list_tabs_and_line_modes_show_null_as_null_or_the_nullvalue);
+    RUN(test_html_escapes_and_jsonlines_has_no_array);
+    RUN(test_insert_writes_a_literal_of_each_type);
+    RUN(test_table_mode_is_ascii_with_names_only_and_widths_cut);
     RUN(test_statements_without_columns_print_nothing);
     RUN(test_modes_parse_by_name);
     RUN(test_grid_allocation_failure_is_nomem_and_leaks_nothing);

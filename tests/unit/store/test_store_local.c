@@ -82,6 +82,37 @@ TEST(test_write_then_read_all_round_trips) {
     CHECK_INT_EQ(testutil_count_tmp_files(g_root), 0);
 }
 
+/* A store opened read-only refuses every change with READONLY, naming the path, and still
+ * reads. */
+TEST(test_readonly_store_refuses_changes_and_reads) {
+    dl_error err;
+    CHECK_OK(dl_store_write(g_store, "a.json", "hello\n", 6, &err), &err);
+    dl_store *ro = NULL;
+    dl_store_local_options opts = {.is_readonly = true};
+    CHECK_OK(dl_store_local_new(g_root, &opts, &ro, &err), &err);
+    dl_store_writer *w = NULL;
+    CHECK_INT_EQ(dl_store_writer_open(ro, "b.json", DL_STORE_PUT_IF_ABSENT, &w, &err),
+                 DL_ERR_READONLY);
+    CHECK(w == NULL);
+    CHECK(strstr(err.msg, "cannot write '") != NULL && strstr(err.msg, "/b.json'") != NULL);
+    CHECK(strstr(err.msg, "read-only") != NULL);
+    CHECK_INT_EQ(dl_store_write(ro, "a.json", "x", 1, &err), DL_ERR_READONLY);
+    CHECK_INT_EQ(dl_store_put_if_absent(ro, "c.json", "x", 1, &err), DL_ERR_READONLY);
+    CHECK_INT_EQ(dl_store_remove(ro, "a.json", &err), DL_ERR_READONLY);
+    CHECK_INT_EQ(dl_store_mkdirs(ro, "sub/dir", &err), DL_ERR_READONLY);
+    dl_buf buf;
+    dl_buf_init(&buf, NULL);
+    dl_status st = dl_store_read_all(ro, "a.json", &buf, &err);
+    dl_store_free(ro);
+    CHECK_OK(st, &err);
+    CHECK_INT_EQ(buf.len, 6);
+    dl_buf_destroy(&buf);
+    dl_store_info info;
+    CHECK_INT_EQ(dl_store_stat(g_store, "b.json", &info, &err), DL_ERR_NOT_FOUND);
+    CHECK_INT_EQ(dl_store_stat(g_store, "sub", &info, &err), DL_ERR_NOT_FOUND);
+    CHECK_INT_EQ(testutil_count_tmp_files(g_root), 0);
+}
+
 TEST(test_write_replaces_existing_file) {
     dl_error err;
     dl_buf buf;
@@ -811,6 +842,7 @@ int
 main(void) {
     RUN_IN_STORE(test_write_then_read_all_round_trips);
     RUN_IN_STORE(test_write_replaces_existing_file);
+    RUN_IN_STORE(test_readonly_store_refuses_changes_and_reads);
     RUN_IN_STORE(test_failed_commit_removes_its_temporary_file);
     RUN_IN_STORE(test_write_creates_missing_parent_folders);
     RUN_IN_STORE(test_stat_reports_size_mtime_and_folders);

@@ -201,6 +201,39 @@ TEST(test_nested_export_is_zero_copy_at_every_level) {
     dl_arena_destroy(&arena);
 }
 
+/* Plain ("u"/"z", int32 offsets) and large ("U"/"Z", int64) strings, for consumers that
+ * predate views: the values are copied into offsets and one data buffer, NULL slots empty. */
+TEST(test_plain_and_large_string_export_copies_offsets_and_bytes) {
+    dl_error err;
+    dl_vector *vec;
+    CHECK_OK(sample_vector(NULL, fx_prim(DL_VEC_TYPE_STRING), &vec, &err), &err);
+    static const unsigned flags[2] = {DL_VEC_ARROW_PLAIN_STRINGS, DL_VEC_ARROW_LARGE_STRINGS};
+    for (int k = 0; k < 2; k++) {
+        struct ArrowSchema schema;
+        struct ArrowArray array;
+        CHECK_OK(dl_vec_arrow_export(vec, "c", flags[k], &schema, &array, &err), &err);
+        CHECK_STR_EQ(schema.format, k == 0 ? "u" : "U");
+        CHECK_INT_EQ(array.n_buffers, 3);
+        CHECK_INT_EQ(array.length, vec->length);
+        const char *data = array.buffers[2];
+        for (int64_t i = 0; i < vec->length; i++) {
+            int64_t from = k == 0 ? ((const int32_t *)array.buffers[1])[i]
+                                  : ((const int64_t *)array.buffers[1])[i];
+            int64_t to = k == 0 ? ((const int32_t *)array.buffers[1])[i + 1]
+                                : ((const int64_t *)array.buffers[1])[i + 1];
+            bool is_null = dl_vec_is_null(vec, i);
+            CHECK(is_null == (array.buffers[0] != NULL &&
+                              (((const uint8_t *)array.buffers[0])[i / 8] & (1u << (i % 8))) == 0));
+            dl_str want = is_null ? (dl_str){.ptr = "", .len = 0} : dl_vec_get_str(vec, i);
+            CHECK_INT_EQ(to - from, (int64_t)want.len);
+            CHECK(memcmp(data + from, want.ptr, want.len) == 0);
+        }
+        array.release(&array);
+        schema.release(&schema);
+    }
+    dl_vec_unref(vec);
+}
+
 TEST(test_writes_after_export_leave_the_export_unchanged) {
     dl_error err;
     dl_vector *vec;
@@ -459,20 +492,20 @@ TEST(test_type_schema_export_spells_arrow_formats) {
     dl_error err;
     dl_arena_init(&arena, NULL, 0);
     struct ArrowSchema schema;
-    CHECK_OK(dl_vec_arrow_export_type(dec(&arena, 38, 0), "amount", false, NULL, &schema, &err),
+    CHECK_OK(dl_vec_arrow_export_type(dec(&arena, 38, 0), "amount", false, 0, NULL, &schema, &err),
              &err);
     CHECK_STR_EQ(schema.format, "d:38,0");
     CHECK_STR_EQ(schema.name, "amount");
     CHECK(schema.metadata == NULL && schema.flags == 0 && schema.n_children == 0);
     schema.release(&schema);
-    CHECK_OK(
-        dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP), NULL, true, NULL, &schema, &err),
-        &err);
+    CHECK_OK(dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP), NULL, true, 0, NULL, &schema,
+                                      &err),
+             &err);
     CHECK_STR_EQ(schema.format, "tsu:UTC");
     CHECK_STR_EQ(schema.name, "");
     schema.release(&schema);
-    CHECK_OK(dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP_NTZ), "t", true, NULL, &schema,
-                                      &err),
+    CHECK_OK(dl_vec_arrow_export_type(fx_prim(DL_VEC_TYPE_TIMESTAMP_NTZ), "t", true, 0, NULL,
+                                      &schema, &err),
              &err);
     CHECK_STR_EQ(schema.format, "tsu:");
     schema.release(&schema);
@@ -537,6 +570,7 @@ main(void) {
     RUN(test_sliced_vector_exports_its_own_pointers);
     RUN(test_batch_exports_as_a_struct_of_its_columns);
     RUN(test_type_schema_export_spells_arrow_formats);
+    RUN(test_plain_and_large_string_export_copies_offsets_and_bytes);
     RUN(test_export_out_of_memory_is_nomem_and_leaks_nothing);
     RUN(test_arrow_check_catches_a_differing_value_and_null);
     return harness_finish();
