@@ -404,7 +404,8 @@ struct ArrowArrayStream {
  * are validity, the 16-byte views, the data buffers, then their int64 sizes), or plain "u" /
  * "z" and large "U" / "Z" with deltalite_result_to_arrow_flags. The end of the stream is an
  * array whose release is NULL. The callbacks return 0 or an errno value (EIO for engine
- * errors, ENOMEM, EINVAL) with the message in get_last_error.
+ * errors, ENOMEM, EINVAL) with the message in get_last_error; a failure is also db's last
+ * error (deltalite_error_status gives its status class, deltalite_error_hint what to do).
  * Ownership: result moves into the stream, which frees it when released; do not use or free
  * result afterwards, whatever the status. Rows already read with next_row are not repeated.
  * Lifetime: release the stream before closing db; arrays it produced stay valid after the

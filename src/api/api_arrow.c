@@ -32,6 +32,16 @@ errno_of(dl_status st) {
     }
 }
 
+/* The errno of st; a failure also becomes the handle's last error, so that callers learn its
+ * status class and hint (deltalite_error_status), not only get_last_error's message. */
+static int
+stream_failed(api_stream *s, dl_status st) {
+    if (st != DL_OK) {
+        (void)dl_api_fail(s->result->db, &s->err, NULL, 0);
+    }
+    return errno_of(st);
+}
+
 static int
 stream_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out) {
     api_stream *s = stream->private_data;
@@ -39,7 +49,7 @@ stream_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out) {
     deltalite_result *r = s->result;
     dl_status st =
         dl_vec_arrow_export_type(r->schema, "", false, s->flags, r->db->alloc, out, &s->err);
-    return errno_of(st);
+    return stream_failed(s, st);
 }
 
 /* Exports the live rows after the current one of the current batch. */
@@ -77,7 +87,7 @@ stream_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out) {
     if (r->batch != NULL && r->row >= 0 && r->row + 1 < r->batch->count) {
         st = export_rest(s, out);
         r->row = r->batch->count; /* consumed */
-        return errno_of(st);
+        return stream_failed(s, st);
     }
     if (r->is_done) {
         return 0; /* out->release is NULL: the end */
@@ -89,10 +99,10 @@ stream_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out) {
     if (st != DL_OK || batch == NULL) {
         r->is_done = true;
         r->is_failed = st != DL_OK;
-        return errno_of(st);
+        return stream_failed(s, st);
     }
     st = dl_vec_arrow_export_batch(batch, s->flags, NULL, out, &s->err);
-    return errno_of(st);
+    return stream_failed(s, st);
 }
 
 static const char *

@@ -287,6 +287,19 @@ TEST(test_arrow_stream_continues_after_rows_read_one_by_one) {
     stream.release(&stream);
 }
 
+TEST(test_arrow_stream_failure_is_the_handles_last_error) {
+    struct ArrowArrayStream stream;
+    CHECK_INT_EQ(deltalite_query_arrow(db, "SELECT 1 / (id - 3) FROM range(0, 5) AS t(id)", &stream),
+                 DELTALITE_OK);
+    struct ArrowArray array;
+    int rc = stream.get_next(&stream, &array);
+    CHECK(rc != 0);
+    CHECK(strstr(stream.get_last_error(&stream), "DIVIDE_BY_ZERO") != NULL);
+    CHECK(deltalite_error_status(db) != DELTALITE_OK);
+    CHECK(strstr(deltalite_error_message(db), "DIVIDE_BY_ZERO") != NULL);
+    stream.release(&stream);
+}
+
 TEST(test_corpus_table_reads_by_path) {
     char sql[1024];
     const char *path = DL_CORPUS_DIR "/dat/reader_tests/generated/basic_append/delta";
@@ -486,6 +499,7 @@ main(void) {
     RUN(test_arrow_stream_continues_after_rows_read_one_by_one);
     RUN(test_arrow_stream_gives_plain_or_large_strings_on_request);
     RUN(test_progress_counts_the_files_a_query_reads);
+    RUN(test_arrow_stream_failure_is_the_handles_last_error);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
     RUN(test_get_json_writes_any_value_as_json);
