@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from . import _native
-from ._errors import BY_STATUS, Error, InterfaceError, InvalidArgumentError
+from ._errors import BY_STATUS, Error, InterfaceError, InvalidArgumentError, UnsupportedError
 from ._sql import bind, statement_count
 
 _native._set_error_classes(BY_STATUS)
@@ -160,7 +160,7 @@ class Relation:
     def __arrow_c_stream__(self, requested_schema=None):
         """The Arrow PyCapsule protocol: the rows as an 'arrow_array_stream' capsule."""
         if requested_schema is not None:
-            raise InvalidArgumentError(
+            raise UnsupportedError(
                 "deltalite streams its results in their own schema; cast after reading "
                 "(requested_schema is not supported)", "UNSUPPORTED")
         return self._take().arrow_stream()
@@ -170,7 +170,7 @@ class Relation:
         while reading raise deltalite's exception classes."""
         import pyarrow as pa
         if batch_size is not None:
-            raise InvalidArgumentError("the engine sets the batch size (2,048 rows); "
+            raise UnsupportedError("the engine sets the batch size (2,048 rows); "
                                        "pass no batch_size", "UNSUPPORTED")
         reader = pa.RecordBatchReader._import_from_c_capsule(self.__arrow_c_stream__())
         return _CheckedReader(self._con, reader)
