@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 #include "vector/arrow_abi.h"
 #include "vector/vector.h"
@@ -63,5 +64,35 @@ DL_NODISCARD dl_status dl_vec_arrow_export(const dl_vector *vec, const char *nam
 DL_NODISCARD dl_status dl_vec_arrow_export_batch(const dl_batch *batch, unsigned flags,
                                                  struct ArrowSchema *out_schema,
                                                  struct ArrowArray *out_array, dl_error *err);
+
+/* ---- Import (vec_arrow_import.c: what is shared and what is copied) ---------------------- */
+
+/* The struct type (one field per column, all nullable) of a stream of record batches whose
+ * schema ("+s") is schema, built in arena. UNSUPPORTED, naming the column, for Arrow types
+ * without a Spark type. */
+DL_NODISCARD dl_status dl_vec_arrow_import_type(const struct ArrowSchema *schema, dl_arena *arena,
+                                                const dl_type **out, dl_error *err);
+
+/* The Spark type of one Arrow field (a dictionary's value type for dictionary fields). */
+DL_NODISCARD dl_status dl_vec_arrow_import_field_type(const struct ArrowSchema *schema,
+                                                      dl_arena *arena, const dl_type **out,
+                                                      dl_error *err);
+
+/* A FLAT (or, for a dictionary-encoded array, DICT) vector of type holding array, which moves
+ * into it (released when the vector and its slices are gone; on failure, released at once).
+ * type comes from dl_vec_arrow_import_field_type(schema). SCHEMA for values the engine cannot
+ * hold (invalid UTF-8 strings, sub-microsecond timestamps, unsigned values past bigint). */
+DL_NODISCARD dl_status dl_vec_arrow_import(const struct ArrowSchema *schema,
+                                           struct ArrowArray *array, const dl_type *type,
+                                           const dl_allocator *alloc, dl_vector **out,
+                                           dl_error *err);
+
+/* The columns of a record batch (a struct array without null rows, schema as given to
+ * dl_vec_arrow_import_type, type its result) as type->n_fields vectors in out_cols, each as
+ * long as the batch. array moves in as for dl_vec_arrow_import. */
+DL_NODISCARD dl_status dl_vec_arrow_import_batch(const struct ArrowSchema *schema,
+                                                 struct ArrowArray *array, const dl_type *type,
+                                                 const dl_allocator *alloc, dl_vector **out_cols,
+                                                 dl_error *err);
 
 #endif /* DL_VECTOR_VEC_ARROW_H */
