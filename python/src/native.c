@@ -18,7 +18,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <datetime.h>
-
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -130,9 +129,9 @@ raise_error_copy(const error_copy *e, const char *sql) {
         PyErr_Format(PyExc_RuntimeError, "%s: %s", name, message);
         return NULL;
     }
-    PyObject *exc = PyObject_CallFunction(
-        cls, "sssLLLsz", message, name, e->hint ? e->hint : "", (long long)e->offset,
-        (long long)e->line, (long long)e->column, e->caret ? e->caret : "", sql);
+    PyObject *exc = PyObject_CallFunction(cls, "sssLLLsz", message, name, e->hint ? e->hint : "",
+                                          (long long)e->offset, (long long)e->line,
+                                          (long long)e->column, e->caret ? e->caret : "", sql);
     if (exc != NULL) {
         PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
         Py_DECREF(exc);
@@ -144,8 +143,9 @@ static PyObject *
 raise_status(dbref *ref, deltalite_status status, const char *sql, bool is_locked) {
     error_copy e = {0};
     if (!is_locked) {
-        Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
-        Py_END_ALLOW_THREADS
+        PyThreadState *ts = PyEval_SaveThread();
+        dbref_lock(ref);
+        PyEval_RestoreThread(ts);
     }
     error_copy_take(&e, ref->db, status);
     dbref_unlock(ref);
@@ -205,8 +205,10 @@ database_init(DatabaseObject *self, PyObject *args, PyObject *kwargs) {
     opts.time_zone = time_zone;
     opts.flags = (create ? DELTALITE_OPEN_CREATE : 0u) | (no_fsync ? DELTALITE_OPEN_NO_FSYNC : 0u);
     deltalite_status st;
-    Py_BEGIN_ALLOW_THREADS st = deltalite_open(warehouse, &opts, &ref->db);
-    Py_END_ALLOW_THREADS if (st != DELTALITE_OK) {
+    PyThreadState *ts = PyEval_SaveThread();
+    st = deltalite_open(warehouse, &opts, &ref->db);
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
         if (ref->db == NULL) {
             dbref_unref(ref);
             PyErr_NoMemory();
@@ -244,8 +246,10 @@ database_close(DatabaseObject *self, PyObject *unused) {
     (void)unused;
     dbref *ref = self->ref;
     self->ref = NULL;
-    Py_BEGIN_ALLOW_THREADS dbref_unref(ref);
-    Py_END_ALLOW_THREADS Py_RETURN_NONE;
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_unref(ref);
+    PyEval_RestoreThread(ts);
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -259,12 +263,14 @@ database_exec(DatabaseObject *self, PyObject *args) {
         return NULL;
     }
     deltalite_status st;
-    Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
     st = deltalite_exec(ref->db, sql);
     if (st == DELTALITE_OK) {
         dbref_unlock(ref);
     }
-    Py_END_ALLOW_THREADS if (st != DELTALITE_OK) {
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
         return raise_status(ref, st, sql, true);
     }
     Py_RETURN_NONE;
@@ -276,7 +282,8 @@ str_list(int32_t n, const char *(*get)(const deltalite_result *, int32_t),
     PyObject *list = PyList_New(n);
     for (int32_t c = 0; list != NULL && c < n; c++) {
         const char *s = get(res, c);
-        PyObject *item = PyUnicode_DecodeUTF8(s ? s : "", (Py_ssize_t)strlen(s ? s : ""), "replace");
+        PyObject *item =
+            PyUnicode_DecodeUTF8(s ? s : "", (Py_ssize_t)strlen(s ? s : ""), "replace");
         if (item == NULL) {
             Py_CLEAR(list);
             break;
@@ -314,9 +321,11 @@ database_query(DatabaseObject *self, PyObject *args) {
     }
     deltalite_status st;
     deltalite_result *res = NULL;
-    Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
     st = deltalite_query_len(ref->db, sql, (size_t)len, &res);
-    Py_END_ALLOW_THREADS if (st != DELTALITE_OK) {
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
         return raise_status(ref, st, sql, true);
     }
     ResultObject *r = PyObject_New(ResultObject, &ResultType);
@@ -364,11 +373,13 @@ database_raise_stream_error(DatabaseObject *self, PyObject *unused) {
         return NULL;
     }
     error_copy e = {0};
-    Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
     e = ref->stream_err;
     memset(&ref->stream_err, 0, sizeof(ref->stream_err));
     dbref_unlock(ref);
-    Py_END_ALLOW_THREADS if (e.status == DELTALITE_OK) {
+    PyEval_RestoreThread(ts);
+    if (e.status == DELTALITE_OK) {
         error_copy_clear(&e);
         Py_RETURN_NONE;
     }
@@ -436,7 +447,8 @@ date_value(int64_t days) {
 
 static PyObject *
 timestamp_value(int64_t micros, bool is_utc) {
-    int64_t days = micros >= 0 ? micros / 86400000000LL : -((-micros + 86399999999LL) / 86400000000LL);
+    int64_t days =
+        micros >= 0 ? micros / 86400000000LL : -((-micros + 86399999999LL) / 86400000000LL);
     int64_t rest = micros - days * 86400000000LL;
     int y, m, d;
     civil_from_days(days, &y, &m, &d);
@@ -584,8 +596,10 @@ result_fetchmany(ResultObject *self, PyObject *args) {
         return NULL;
     }
     dbref *ref = self->ref;
-    Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
-    Py_END_ALLOW_THREADS bool is_py_error = false;
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
+    PyEval_RestoreThread(ts);
+    bool is_py_error = false;
     deltalite_status st = fetch_rows(self, n, list, &is_py_error);
     if (st != DELTALITE_OK) {
         Py_DECREF(list);
@@ -605,10 +619,11 @@ result_free_res(ResultObject *self) {
     self->res = NULL;
     if (res != NULL) {
         dbref *ref = self->ref;
-        Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
+        PyThreadState *ts = PyEval_SaveThread();
+        dbref_lock(ref);
         deltalite_result_free(res);
         dbref_unlock(ref);
-        Py_END_ALLOW_THREADS
+        PyEval_RestoreThread(ts);
     }
 }
 
@@ -622,8 +637,10 @@ result_close(ResultObject *self, PyObject *unused) {
 static void
 result_dealloc(ResultObject *self) {
     result_free_res(self);
-    Py_BEGIN_ALLOW_THREADS dbref_unref(self->ref);
-    Py_END_ALLOW_THREADS self->ref = NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_unref(self->ref);
+    PyEval_RestoreThread(ts);
+    self->ref = NULL;
     Py_XDECREF(self->columns);
     Py_XDECREF(self->types);
     Py_XDECREF(self->type_ids);
@@ -691,8 +708,9 @@ stream_capsule_free(PyObject *capsule) {
         return;
     }
     if (stream->release != NULL) {
-        Py_BEGIN_ALLOW_THREADS stream->release(stream);
-        Py_END_ALLOW_THREADS
+        PyThreadState *ts = PyEval_SaveThread();
+        stream->release(stream);
+        PyEval_RestoreThread(ts);
     }
     PyMem_RawFree(stream);
 }
@@ -715,9 +733,11 @@ result_arrow_stream(ResultObject *self, PyObject *unused) {
     dbref *ref = self->ref;
     self->res = NULL;
     deltalite_status st;
-    Py_BEGIN_ALLOW_THREADS dbref_lock(ref);
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
     st = deltalite_result_to_arrow(res, &s->inner);
-    Py_END_ALLOW_THREADS if (st != DELTALITE_OK) {
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
         PyMem_RawFree(out);
         PyMem_RawFree(s);
         return raise_status(ref, st, NULL, true);
@@ -826,8 +846,15 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef native_module = {
-    PyModuleDef_HEAD_INIT, "deltalite._native", "The C binding of deltalite.", -1, module_methods,
-    NULL,                  NULL,                NULL,                          NULL,
+    PyModuleDef_HEAD_INIT,
+    "deltalite._native",
+    "The C binding of deltalite.",
+    -1,
+    module_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 static PyObject *

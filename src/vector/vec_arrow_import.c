@@ -89,17 +89,16 @@ unsupported(const char *column, const char *format, const char *what, dl_error *
                         column, format, what);
 }
 
-static dl_status
-import_type_node(const struct ArrowSchema *s, const char *column, dl_arena *arena,
-                 const dl_type **out, dl_error *err);
+static dl_status import_type_node(const struct ArrowSchema *s, const char *column, dl_arena *arena,
+                                  const dl_type **out, dl_error *err);
 
 static dl_status
 nested_type(const struct ArrowSchema *s, const char *column, dl_arena *arena, const dl_type **out,
             dl_error *err) {
     const char *f = s->format;
     if (f[1] == 's') {
-        dl_type_field *fields = dl_arena_alloc_array(arena, (size_t)DL_MAX(s->n_children, 1),
-                                                     sizeof(dl_type_field));
+        dl_type_field *fields =
+            dl_arena_alloc_array(arena, (size_t)DL_MAX(s->n_children, 1), sizeof(dl_type_field));
         DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory importing an Arrow schema");
         for (int64_t i = 0; i < s->n_children; i++) {
             const struct ArrowSchema *c = s->children[i];
@@ -138,8 +137,8 @@ decimal_type(const char *f, const char *column, dl_arena *arena, const dl_type *
     int scale = 0;
     int bits = 128;
     int n = sscanf(f + 2, "%d,%d,%d", &precision, &scale, &bits);
-    DL_CHECK(n >= 2, err, DL_ERR_INVALID_ARG, "column '%s': bad Arrow decimal format '%s'",
-             column, f);
+    DL_CHECK(n >= 2, err, DL_ERR_INVALID_ARG, "column '%s': bad Arrow decimal format '%s'", column,
+             f);
     if (bits != 128) {
         return unsupported(column, f, "a decimal that is not 128 bits", err);
     }
@@ -157,15 +156,19 @@ prim_id(const char *f) {
         const char *format;
         dl_type_id id;
     } map[] = {
-        {"n", DL_VEC_TYPE_NULL},       {"b", DL_VEC_TYPE_BOOLEAN},    {"c", DL_VEC_TYPE_BYTE},
-        {"C", DL_VEC_TYPE_SHORT},      {"s", DL_VEC_TYPE_SHORT},      {"S", DL_VEC_TYPE_INT},
-        {"i", DL_VEC_TYPE_INT},        {"I", DL_VEC_TYPE_LONG},       {"l", DL_VEC_TYPE_LONG},
-        {"L", DL_VEC_TYPE_LONG},       {"f", DL_VEC_TYPE_FLOAT},      {"g", DL_VEC_TYPE_DOUBLE},
-        {"u", DL_VEC_TYPE_STRING},     {"U", DL_VEC_TYPE_STRING},     {"vu", DL_VEC_TYPE_STRING},
-        {"z", DL_VEC_TYPE_BINARY},     {"Z", DL_VEC_TYPE_BINARY},     {"vz", DL_VEC_TYPE_BINARY},
-        {"tdD", DL_VEC_TYPE_DATE},     {"tdm", DL_VEC_TYPE_DATE},     {"tiM", DL_VEC_TYPE_INTERVAL_YM},
-        {"tDu", DL_VEC_TYPE_INTERVAL_DT},
+        {"n", DL_VEC_TYPE_NULL},          {"b", DL_VEC_TYPE_BOOLEAN},
+        {"c", DL_VEC_TYPE_BYTE},          {"C", DL_VEC_TYPE_SHORT},
+        {"s", DL_VEC_TYPE_SHORT},         {"S", DL_VEC_TYPE_INT},
+        {"i", DL_VEC_TYPE_INT},           {"I", DL_VEC_TYPE_LONG},
+        {"l", DL_VEC_TYPE_LONG},          {"L", DL_VEC_TYPE_LONG},
+        {"f", DL_VEC_TYPE_FLOAT},         {"g", DL_VEC_TYPE_DOUBLE},
+        {"u", DL_VEC_TYPE_STRING},        {"U", DL_VEC_TYPE_STRING},
+        {"vu", DL_VEC_TYPE_STRING},       {"z", DL_VEC_TYPE_BINARY},
+        {"Z", DL_VEC_TYPE_BINARY},        {"vz", DL_VEC_TYPE_BINARY},
+        {"tdD", DL_VEC_TYPE_DATE},        {"tdm", DL_VEC_TYPE_DATE},
+        {"tiM", DL_VEC_TYPE_INTERVAL_YM}, {"tDu", DL_VEC_TYPE_INTERVAL_DT},
     };
+
     for (size_t i = 0; i < DL_ARRAY_LEN(map); i++) {
         if (strcmp(f, map[i].format) == 0) {
             return (int)map[i].id;
@@ -210,8 +213,8 @@ dl_vec_arrow_import_type(const struct ArrowSchema *schema, dl_arena *arena, cons
     DL_CHECK(schema->format != NULL && strcmp(schema->format, "+s") == 0, err, DL_ERR_INVALID_ARG,
              "an Arrow stream of record batches has a struct schema ('+s'), not '%s'",
              schema->format != NULL ? schema->format : "(none)");
-    dl_type_field *fields = dl_arena_alloc_array(arena, (size_t)DL_MAX(schema->n_children, 1),
-                                                 sizeof(dl_type_field));
+    dl_type_field *fields =
+        dl_arena_alloc_array(arena, (size_t)DL_MAX(schema->n_children, 1), sizeof(dl_type_field));
     DL_CHECK(fields != NULL, err, DL_ERR_NOMEM, "out of memory importing an Arrow schema");
     for (int64_t i = 0; i < schema->n_children; i++) {
         const struct ArrowSchema *c = schema->children[i];
@@ -266,9 +269,11 @@ convert_values(import_ctx *cx, const char *f, const void *src, int64_t n, const 
     dl_vec_buffer *buf = NULL;
     DL_TRY(owned(cx, (size_t)n * width, &buf, err));
     set_data(vec, buf, buf->data);
-    int64_t unit = f[0] == 't' && f[1] == 's' ? (f[2] == 's' ? -1000000 : f[2] == 'm' ? -1000 : 1000)
-                   : strcmp(f, "tdm") == 0 ? 86400000
-                                           : 0;
+    int64_t unit = f[0] == 't' && f[1] == 's' ? (f[2] == 's'   ? -1000000
+                                                 : f[2] == 'm' ? -1000
+                                                               : 1000)
+                   : strcmp(f, "tdm") == 0    ? 86400000
+                                              : 0;
     for (int64_t i = 0; i < n; i++) {
         bool is_valid = valid == NULL || dl_vec_bit_get(valid, i);
         switch (f[0]) {
@@ -315,8 +320,8 @@ convert_values(import_ctx *cx, const char *f, const void *src, int64_t n, const 
 }
 
 static dl_status
-import_fixed(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray *a,
-             int64_t start, int64_t len, dl_vector *vec, dl_error *err) {
+import_fixed(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t start,
+             int64_t len, dl_vector *vec, dl_error *err) {
     const char *f = s->format;
     const uint8_t *values = buffer_at(a, 1);
     size_t width = dl_vec_type_width(vec->type);
@@ -373,7 +378,7 @@ import_offsets_str(import_ctx *cx, const struct ArrowArray *a, bool is_large, in
     dl_vec_buffer *views = NULL;
     DL_TRY(owned(cx, (size_t)len * sizeof(dl_vec_view), &views, err));
     set_data(vec, views, views->data);
-    int64_t end = len == 0 ? 0
+    int64_t end = len == 0   ? 0
                   : is_large ? ((const int64_t *)offs)[start + len]
                              : ((const int32_t *)offs)[start + len];
     DL_CHECK(end <= INT32_MAX, err, DL_ERR_LIMIT,
@@ -390,7 +395,8 @@ import_offsets_str(import_ctx *cx, const struct ArrowArray *a, bool is_large, in
     }
     dl_vec_view *v = (dl_vec_view *)(void *)views->data;
     for (int64_t i = 0; i < len; i++) {
-        int64_t o = is_large ? ((const int64_t *)offs)[start + i] : ((const int32_t *)offs)[start + i];
+        int64_t o =
+            is_large ? ((const int64_t *)offs)[start + i] : ((const int32_t *)offs)[start + i];
         int64_t e = is_large ? ((const int64_t *)offs)[start + i + 1]
                              : ((const int32_t *)offs)[start + i + 1];
         DL_CHECK(o >= 0 && e >= o && e <= end, err, DL_ERR_INVALID_ARG,
@@ -412,8 +418,8 @@ import_offsets_str(import_ctx *cx, const struct ArrowArray *a, bool is_large, in
 
 /* utf8_view/binary_view: the views and their data buffers, shared. */
 static dl_status
-import_views(import_ctx *cx, const struct ArrowArray *a, int64_t start, int64_t len,
-             dl_vector *vec, dl_error *err) {
+import_views(import_ctx *cx, const struct ArrowArray *a, int64_t start, int64_t len, dl_vector *vec,
+             dl_error *err) {
     DL_CHECK(a->n_buffers >= 3, err, DL_ERR_INVALID_ARG,
              "column '%s': an Arrow view array needs its variadic sizes buffer", cx->column);
     const int64_t *sizes = a->buffers[a->n_buffers - 1];
@@ -444,8 +450,10 @@ import_views(import_ctx *cx, const struct ArrowArray *a, int64_t start, int64_t 
                      r->ref.offset >= 0 &&
                      (int64_t)r->ref.offset + r->ref.length <=
                          (int64_t)vec->heaps[r->ref.buffer_index]->size,
-                 err, DL_ERR_INVALID_ARG, "column '%s': an Arrow view at row %lld points outside "
-                 "its buffers", cx->column, (long long)i);
+                 err, DL_ERR_INVALID_ARG,
+                 "column '%s': an Arrow view at row %lld points outside "
+                 "its buffers",
+                 cx->column, (long long)i);
     }
     return DL_OK;
 }
@@ -458,9 +466,12 @@ import_list_offsets(import_ctx *cx, const struct ArrowArray *a, bool is_large, i
     const void *offs = buffer_at(a, 1);
     DL_CHECK(offs != NULL || len == 0, err, DL_ERR_INVALID_ARG,
              "column '%s': an Arrow list without offsets", cx->column);
-    int64_t first = len == 0 ? 0 : is_large ? ((const int64_t *)offs)[start] : ((const int32_t *)offs)[start];
-    int64_t last = len == 0 ? 0 : is_large ? ((const int64_t *)offs)[start + len]
-                                           : ((const int32_t *)offs)[start + len];
+    int64_t first = len == 0   ? 0
+                    : is_large ? ((const int64_t *)offs)[start]
+                               : ((const int32_t *)offs)[start];
+    int64_t last = len == 0   ? 0
+                   : is_large ? ((const int64_t *)offs)[start + len]
+                              : ((const int32_t *)offs)[start + len];
     DL_CHECK(last - first <= INT32_MAX && first >= 0 && last >= first, err, DL_ERR_LIMIT,
              "column '%s': an Arrow list of %lld elements exceeds the engine's 2^31 per array",
              cx->column, (long long)(last - first));
@@ -471,7 +482,8 @@ import_list_offsets(import_ctx *cx, const struct ArrowArray *a, bool is_large, i
         DL_TRY(owned(cx, (size_t)(len + 1) * 4, &buf, err));
         int32_t *o = (int32_t *)(void *)buf->data;
         for (int64_t i = 0; i <= len && len > 0; i++) {
-            int64_t v = is_large ? ((const int64_t *)offs)[start + i] : ((const int32_t *)offs)[start + i];
+            int64_t v =
+                is_large ? ((const int64_t *)offs)[start + i] : ((const int32_t *)offs)[start + i];
             DL_CHECK(v >= first && v <= last, err, DL_ERR_INVALID_ARG,
                      "column '%s': Arrow list offsets out of order at row %lld", cx->column,
                      (long long)i);
@@ -544,7 +556,7 @@ import_dict(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray
             continue; /* stays 0 */
         }
         int64_t k = start + i;
-        int64_t v = f[0] == 'c' ? ((const int8_t *)src)[k]
+        int64_t v = f[0] == 'c'   ? ((const int8_t *)src)[k]
                     : f[0] == 'C' ? ((const uint8_t *)src)[k]
                     : f[0] == 's' ? ((const int16_t *)src)[k]
                     : f[0] == 'S' ? ((const uint16_t *)src)[k]
@@ -613,8 +625,7 @@ import_node(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray
 
 /* Moves array into a new owner holding one reference (the caller's), or releases it. */
 static dl_status
-take_array(struct ArrowArray *array, const dl_allocator *alloc, import_owner **out,
-           dl_error *err) {
+take_array(struct ArrowArray *array, const dl_allocator *alloc, import_owner **out, dl_error *err) {
     DL_CHECK(array != NULL && array->release != NULL, err, DL_ERR_INVALID_ARG,
              "an Arrow array that was released");
     import_owner *o = dl_mem_alloc_zero(alloc, sizeof(*o));
@@ -639,9 +650,8 @@ dl_vec_arrow_import_field_type(const struct ArrowSchema *schema, dl_arena *arena
 }
 
 dl_status
-dl_vec_arrow_import(const struct ArrowSchema *schema, struct ArrowArray *array,
-                    const dl_type *type, const dl_allocator *alloc, dl_vector **out,
-                    dl_error *err) {
+dl_vec_arrow_import(const struct ArrowSchema *schema, struct ArrowArray *array, const dl_type *type,
+                    const dl_allocator *alloc, dl_vector **out, dl_error *err) {
     *out = NULL;
     import_owner *o = NULL;
     DL_TRY(take_array(array, alloc, &o, err));

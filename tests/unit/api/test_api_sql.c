@@ -289,8 +289,9 @@ TEST(test_arrow_stream_continues_after_rows_read_one_by_one) {
 
 TEST(test_arrow_stream_failure_is_the_handles_last_error) {
     struct ArrowArrayStream stream;
-    CHECK_INT_EQ(deltalite_query_arrow(db, "SELECT 1 / (id - 3) FROM range(0, 5) AS t(id)", &stream),
-                 DELTALITE_OK);
+    CHECK_INT_EQ(
+        deltalite_query_arrow(db, "SELECT 1 / (id - 3) FROM range(0, 5) AS t(id)", &stream),
+        DELTALITE_OK);
     struct ArrowArray array;
     int rc = stream.get_next(&stream, &array);
     CHECK(rc != 0);

@@ -107,11 +107,20 @@ TEST(test_every_primitive_type_imports_back_to_the_same_rows) {
     const dl_type *d38 = NULL;
     CHECK_OK(dl_vec_type_decimal(&arena, 38, 10, &d38, &err), &err);
     const dl_type *types[] = {
-        fx_prim(DL_VEC_TYPE_NULL),   fx_prim(DL_VEC_TYPE_BOOLEAN),   fx_prim(DL_VEC_TYPE_BYTE),
-        fx_prim(DL_VEC_TYPE_SHORT),  fx_prim(DL_VEC_TYPE_INT),       fx_prim(DL_VEC_TYPE_LONG),
-        fx_prim(DL_VEC_TYPE_FLOAT),  fx_prim(DL_VEC_TYPE_DOUBLE),    d38,
-        fx_prim(DL_VEC_TYPE_STRING), fx_prim(DL_VEC_TYPE_BINARY),    fx_prim(DL_VEC_TYPE_DATE),
-        fx_prim(DL_VEC_TYPE_TIMESTAMP), fx_prim(DL_VEC_TYPE_TIMESTAMP_NTZ),
+        fx_prim(DL_VEC_TYPE_NULL),
+        fx_prim(DL_VEC_TYPE_BOOLEAN),
+        fx_prim(DL_VEC_TYPE_BYTE),
+        fx_prim(DL_VEC_TYPE_SHORT),
+        fx_prim(DL_VEC_TYPE_INT),
+        fx_prim(DL_VEC_TYPE_LONG),
+        fx_prim(DL_VEC_TYPE_FLOAT),
+        fx_prim(DL_VEC_TYPE_DOUBLE),
+        d38,
+        fx_prim(DL_VEC_TYPE_STRING),
+        fx_prim(DL_VEC_TYPE_BINARY),
+        fx_prim(DL_VEC_TYPE_DATE),
+        fx_prim(DL_VEC_TYPE_TIMESTAMP),
+        fx_prim(DL_VEC_TYPE_TIMESTAMP_NTZ),
     };
     for (size_t t = 0; t < DL_ARRAY_LEN(types); t++) {
         dl_vector *vec = NULL;
@@ -152,8 +161,8 @@ TEST(test_values_are_shared_and_the_array_released_with_the_last_vector) {
     static int64_t values[5] = {1, 2, 3, 4, 5};
     const void *buffers[2] = {NULL, values};
     struct ArrowSchema s = {.format = "l", .name = "n", .release = count_schema_release};
-    struct ArrowArray a = {.length = 4, .offset = 1, .n_buffers = 2, .buffers = buffers,
-                           .release = count_release};
+    struct ArrowArray a = {
+        .length = 4, .offset = 1, .n_buffers = 2, .buffers = buffers, .release = count_release};
     released = 0;
     dl_error err;
     dl_vector *vec = NULL;
@@ -176,8 +185,12 @@ TEST(test_utf8_with_offsets_becomes_views_over_the_shared_bytes) {
     static const uint8_t validity[] = {0xEF}; /* row 4 null */
     const void *buffers[3] = {validity, offsets, bytes};
     struct ArrowSchema s = {.format = "u", .name = "s", .release = count_schema_release};
-    struct ArrowArray a = {.length = 5, .null_count = 1, .offset = 1, .n_buffers = 3,
-                           .buffers = buffers, .release = count_release};
+    struct ArrowArray a = {.length = 5,
+                           .null_count = 1,
+                           .offset = 1,
+                           .n_buffers = 3,
+                           .buffers = buffers,
+                           .release = count_release};
     dl_error err;
     dl_vector *vec = NULL;
     CHECK_OK(dl_vec_arrow_import(&s, &a, fx_prim(DL_VEC_TYPE_STRING), NULL, &vec, &err), &err);
@@ -195,7 +208,8 @@ TEST(test_invalid_utf8_is_refused_naming_the_column_and_row) {
     static const int32_t offsets[] = {0, 2, 4};
     const void *buffers[3] = {NULL, offsets, bytes};
     struct ArrowSchema s = {.format = "u", .name = "name", .release = count_schema_release};
-    struct ArrowArray a = {.length = 2, .n_buffers = 3, .buffers = buffers, .release = count_release};
+    struct ArrowArray a = {
+        .length = 2, .n_buffers = 3, .buffers = buffers, .release = count_release};
     dl_error err;
     dl_vector *vec = NULL;
     CHECK_STATUS(dl_vec_arrow_import(&s, &a, fx_prim(DL_VEC_TYPE_STRING), NULL, &vec, &err),
@@ -265,10 +279,14 @@ TEST(test_a_dictionary_array_becomes_a_dictionary_vector) {
     static const int8_t idx[4] = {1, 0, 5, 1}; /* row 2 null: its index is not read */
     static const uint8_t validity[] = {0x0B};
     const void *ib[2] = {validity, idx};
-    struct ArrowArray a = {.length = 4, .null_count = 1, .n_buffers = 2, .buffers = ib,
-                           .dictionary = &dict, .release = count_release};
-    struct ArrowSchema s = {.format = "c", .name = "color", .dictionary = &ds,
-                            .release = count_schema_release};
+    struct ArrowArray a = {.length = 4,
+                           .null_count = 1,
+                           .n_buffers = 2,
+                           .buffers = ib,
+                           .dictionary = &dict,
+                           .release = count_release};
+    struct ArrowSchema s = {
+        .format = "c", .name = "color", .dictionary = &ds, .release = count_schema_release};
     dl_error err;
     dl_vector *vec = NULL;
     CHECK_OK(dl_vec_arrow_import(&s, &a, fx_prim(DL_VEC_TYPE_STRING), NULL, &vec, &err), &err);
@@ -285,8 +303,8 @@ TEST(test_a_dictionary_array_becomes_a_dictionary_vector) {
 TEST(test_types_without_a_spark_type_and_null_rows_are_refused) {
     struct ArrowSchema half = {.format = "e", .name = "h", .release = count_schema_release};
     struct ArrowSchema *children[1] = {&half};
-    struct ArrowSchema s = {.format = "+s", .n_children = 1, .children = children,
-                            .release = count_schema_release};
+    struct ArrowSchema s = {
+        .format = "+s", .n_children = 1, .children = children, .release = count_schema_release};
     dl_arena arena;
     dl_arena_init(&arena, NULL, 0);
     dl_error err;
@@ -299,14 +317,19 @@ TEST(test_types_without_a_spark_type_and_null_rows_are_refused) {
     struct ArrowArray *cols[1] = {&col};
     static const uint8_t validity[] = {0x01};
     const void *rb[1] = {validity};
-    struct ArrowArray batch = {.length = 2, .null_count = 1, .n_buffers = 1, .buffers = rb,
-                               .n_children = 1, .children = cols, .release = count_release};
+    struct ArrowArray batch = {.length = 2,
+                               .null_count = 1,
+                               .n_buffers = 1,
+                               .buffers = rb,
+                               .n_children = 1,
+                               .children = cols,
+                               .release = count_release};
     struct ArrowSchema ints = {.format = "i", .name = "x", .release = count_schema_release};
     children[0] = &ints;
     CHECK_OK(dl_vec_arrow_import_type(&s, &arena, &type, &err), &err);
     dl_vector *out[1];
-    CHECK_STATUS(dl_vec_arrow_import_batch(&s, &batch, type, NULL, out, &err),
-                 DL_ERR_INVALID_ARG, &err);
+    CHECK_STATUS(dl_vec_arrow_import_batch(&s, &batch, type, NULL, out, &err), DL_ERR_INVALID_ARG,
+                 &err);
     CHECK(strstr(err.msg, "null rows") != NULL && batch.release == NULL);
     dl_arena_destroy(&arena);
 }
