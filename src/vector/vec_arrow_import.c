@@ -22,7 +22,6 @@
  * run-end encoding) are refused naming the column.
  */
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +40,18 @@ typedef struct import_ctx {
     const dl_allocator *alloc;
     const char *column; /* the top-level column, for messages */
 } import_ctx;
+
+/* The Arrow array's buffers are const; foreign dl_vec_buffers are never written (capacity 0),
+ * so the qualifier is dropped here, once. */
+static void *
+unconst(const void *p) {
+    union {
+        const void *c;
+        void *m;
+    } u = {.c = p};
+
+    return u.m;
+}
 
 static void
 owner_unref(import_owner *o) {
@@ -63,8 +74,8 @@ release_wrapped(void *ctx, void *data) {
 static dl_status
 wrap(import_ctx *cx, const void *data, size_t size, dl_vec_buffer **out, dl_error *err) {
     atomic_fetch_add_explicit(&cx->owner->refs, 1, memory_order_relaxed);
-    dl_status s = dl_vec_buffer_wrap(cx->alloc, (void *)(uintptr_t)data, size, release_wrapped,
-                                     cx->owner, out, err);
+    dl_status s =
+        dl_vec_buffer_wrap(cx->alloc, unconst(data), size, release_wrapped, cx->owner, out, err);
     if (s != DL_OK) {
         owner_unref(cx->owner);
     }
@@ -133,20 +144,21 @@ nested_type(const struct ArrowSchema *s, const char *column, dl_arena *arena, co
 static dl_status
 decimal_type(const char *f, const char *column, dl_arena *arena, const dl_type **out,
              dl_error *err) {
-    int precision = 0;
-    int scale = 0;
-    int bits = 128;
-    int n = sscanf(f + 2, "%d,%d,%d", &precision, &scale, &bits);
-    DL_CHECK(n >= 2, err, DL_ERR_INVALID_ARG, "column '%s': bad Arrow decimal format '%s'", column,
-             f);
+    /* "d:precision,scale[,bitwidth]" */
+    char *end = NULL;
+    long precision = strtol(f + 2, &end, 10);
+    long scale = *end == ',' ? strtol(end + 1, &end, 10) : -1;
+    long bits = *end == ',' ? strtol(end + 1, &end, 10) : 128;
+    DL_CHECK(*end == '\0' && scale >= 0, err, DL_ERR_INVALID_ARG,
+             "column '%s': bad Arrow decimal format '%s'", column, f);
     if (bits != 128) {
         return unsupported(column, f, "a decimal that is not 128 bits", err);
     }
     DL_CHECK(scale >= 0 && precision <= DL_VEC_DECIMAL_MAX_PRECISION, err, DL_ERR_UNSUPPORTED,
-             "column '%s': decimal(%d,%d) is outside Spark's decimals (precision <= 38, scale >= "
+             "column '%s': decimal(%ld,%ld) is outside Spark's decimals (precision <= 38, scale >= "
              "0)",
              column, precision, scale);
-    return dl_vec_type_decimal(arena, precision, scale, out, err);
+    return dl_vec_type_decimal(arena, (int)precision, (int)scale, out, err);
 }
 
 /* The Spark type of Arrow's fixed formats without parameters, or -1. */
@@ -257,8 +269,80 @@ static void
 set_data(dl_vector *vec, dl_vec_buffer *buf, const void *data) {
     dl_vec_buffer_unref(vec->data_buf);
     vec->data_buf = buf;
-    vec->data = (void *)(uintptr_t)data;
+    vec->data = unconst(data);
     vec->capacity = 0;
+}
+
+/* uint64 to int64: values past INT64_MAX are refused. */
+static dl_status
+narrow_u64(import_ctx *cx, const uint64_t *src, int64_t n, const uint8_t *valid, int64_t *out,
+           dl_error *err) {
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t v = valid == NULL || dl_vec_bit_get(valid, i) ? src[i] : 0;
+        DL_CHECK(v <= (uint64_t)INT64_MAX, err, DL_ERR_SCHEMA,
+                 "column '%s': the unsigned value %llu at row %lld does not fit a bigint",
+                 cx->column, (unsigned long long)v, (long long)i);
+        out[i] = (int64_t)v;
+    }
+    return DL_OK;
+}
+
+/* Widens n unsigned values of Arrow format f ('C', 'S', 'I', 'L') at src into out. */
+static dl_status
+widen_unsigned(import_ctx *cx, char f, const void *src, int64_t n, const uint8_t *valid, void *out,
+               dl_error *err) {
+    if (f == 'L') {
+        return narrow_u64(cx, src, n, valid, out, err);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (f == 'C') {
+            ((int16_t *)out)[i] = ((const uint8_t *)src)[i];
+        } else if (f == 'S') {
+            ((int32_t *)out)[i] = ((const uint16_t *)src)[i];
+        } else {
+            ((int64_t *)out)[i] = ((const uint32_t *)src)[i];
+        }
+    }
+    return DL_OK;
+}
+
+/* Seconds or milliseconds (scale 1000000 or 1000) to microseconds. */
+static dl_status
+scale_up(import_ctx *cx, const int64_t *src, int64_t n, int64_t scale, const uint8_t *valid,
+         int64_t *out, dl_error *err) {
+    for (int64_t i = 0; i < n; i++) {
+        bool is_valid = valid == NULL || dl_vec_bit_get(valid, i);
+        int64_t v = is_valid ? src[i] : 0;
+        DL_CHECK(v <= INT64_MAX / scale && v >= INT64_MIN / scale, err, DL_ERR_SCHEMA,
+                 "column '%s': the timestamp at row %lld is out of range", cx->column,
+                 (long long)i);
+        out[i] = v * scale;
+    }
+    return DL_OK;
+}
+
+/* Nanoseconds to microseconds, or date64's milliseconds to days (divisor 86400000): only
+ * exact quotients, so no value is cut. */
+static dl_status
+scale_down(import_ctx *cx, const int64_t *src, int64_t n, int64_t divisor, const uint8_t *valid,
+           void *out, dl_error *err) {
+    for (int64_t i = 0; i < n; i++) {
+        bool is_valid = valid == NULL || dl_vec_bit_get(valid, i);
+        int64_t v = is_valid ? src[i] : 0;
+        DL_CHECK(v % divisor == 0, err, DL_ERR_SCHEMA,
+                 divisor == 1000 ? "column '%s': the timestamp at row %lld has nanoseconds "
+                                   "(%lld), which Spark's microsecond timestamps cannot hold; "
+                                   "round it to microseconds"
+                                 : "column '%s': the date64 value at row %lld (%lld ms) is not a "
+                                   "whole day",
+                 cx->column, (long long)i, (long long)v);
+        if (divisor == 1000) {
+            ((int64_t *)out)[i] = v / divisor;
+        } else {
+            ((int32_t *)out)[i] = (int32_t)(v / divisor);
+        }
+    }
+    return DL_OK;
 }
 
 /* Widens or rescales n values of Arrow format f at src into vec's own buffer. */
@@ -269,54 +353,13 @@ convert_values(import_ctx *cx, const char *f, const void *src, int64_t n, const 
     dl_vec_buffer *buf = NULL;
     DL_TRY(owned(cx, (size_t)n * width, &buf, err));
     set_data(vec, buf, buf->data);
-    int64_t unit = f[0] == 't' && f[1] == 's' ? (f[2] == 's'   ? -1000000
-                                                 : f[2] == 'm' ? -1000
-                                                               : 1000)
-                   : strcmp(f, "tdm") == 0    ? 86400000
-                                              : 0;
-    for (int64_t i = 0; i < n; i++) {
-        bool is_valid = valid == NULL || dl_vec_bit_get(valid, i);
-        switch (f[0]) {
-        case 'C':
-            ((int16_t *)buf->data)[i] = ((const uint8_t *)src)[i];
-            break;
-        case 'S':
-            ((int32_t *)buf->data)[i] = ((const uint16_t *)src)[i];
-            break;
-        case 'I':
-            ((int64_t *)buf->data)[i] = ((const uint32_t *)src)[i];
-            break;
-        case 'L': {
-            uint64_t v = ((const uint64_t *)src)[i];
-            DL_CHECK(!is_valid || v <= (uint64_t)INT64_MAX, err, DL_ERR_SCHEMA,
-                     "column '%s': the unsigned value %llu at row %lld does not fit a bigint",
-                     cx->column, (unsigned long long)v, (long long)i);
-            ((int64_t *)buf->data)[i] = (int64_t)v;
-            break;
-        }
-        default: {
-            int64_t v = ((const int64_t *)src)[i];
-            if (unit < 0) { /* seconds or milliseconds to microseconds */
-                DL_CHECK(!is_valid || (v <= INT64_MAX / -unit && v >= INT64_MIN / -unit), err,
-                         DL_ERR_SCHEMA, "column '%s': the timestamp at row %lld is out of range",
-                         cx->column, (long long)i);
-                ((int64_t *)buf->data)[i] = is_valid ? v * -unit : 0;
-            } else if (unit == 86400000) { /* date64 */
-                DL_CHECK(!is_valid || v % unit == 0, err, DL_ERR_SCHEMA,
-                         "column '%s': the date64 value %lld at row %lld is not a whole day",
-                         cx->column, (long long)v, (long long)i);
-                ((int32_t *)buf->data)[i] = (int32_t)(v / unit);
-            } else { /* nanoseconds */
-                DL_CHECK(!is_valid || v % 1000 == 0, err, DL_ERR_SCHEMA,
-                         "column '%s': the timestamp at row %lld has nanoseconds (%lld), which "
-                         "Spark's microsecond timestamps cannot hold; round it to microseconds",
-                         cx->column, (long long)i, (long long)v);
-                ((int64_t *)buf->data)[i] = v / 1000;
-            }
-        }
-        }
+    if (strchr("CSIL", f[0]) != NULL) {
+        return widen_unsigned(cx, f[0], src, n, valid, buf->data, err);
     }
-    return DL_OK;
+    if (f[0] == 't' && f[1] == 's' && f[2] != 'n') {
+        return scale_up(cx, src, n, f[2] == 's' ? 1000000 : 1000, valid, (int64_t *)buf->data, err);
+    }
+    return scale_down(cx, src, n, f[1] == 's' ? 1000 : 86400000, valid, buf->data, err);
 }
 
 static dl_status
@@ -458,78 +501,107 @@ import_views(import_ctx *cx, const struct ArrowArray *a, int64_t start, int64_t 
     return DL_OK;
 }
 
+static int64_t
+offset_at(const void *offs, bool is_large, int64_t i) {
+    return is_large ? ((const int64_t *)offs)[i] : ((const int32_t *)offs)[i];
+}
+
+/* Checks that offsets [start, start + len] never decrease; into out (when not NULL) rebased
+ * to start at 0. */
+static dl_status
+check_offsets(import_ctx *cx, const void *offs, bool is_large, int64_t start, int64_t len,
+              int32_t *out, dl_error *err) {
+    int64_t first = offset_at(offs, is_large, start);
+    int64_t prev = first;
+    for (int64_t i = 0; i <= len; i++) {
+        int64_t v = offset_at(offs, is_large, start + i);
+        DL_CHECK(v >= prev, err, DL_ERR_INVALID_ARG,
+                 "column '%s': Arrow list offsets decrease at row %lld", cx->column, (long long)i);
+        prev = v;
+        if (out != NULL) {
+            out[i] = (int32_t)(v - first);
+        }
+    }
+    return DL_OK;
+}
+
 /* List offsets of elements [start, start + len) rebased to 0; the child's range in out. */
 static dl_status
 import_list_offsets(import_ctx *cx, const struct ArrowArray *a, bool is_large, int64_t start,
                     int64_t len, dl_vector *vec, int64_t *out_first, int64_t *out_n,
                     dl_error *err) {
     const void *offs = buffer_at(a, 1);
-    DL_CHECK(offs != NULL || len == 0, err, DL_ERR_INVALID_ARG,
-             "column '%s': an Arrow list without offsets", cx->column);
-    int64_t first = len == 0   ? 0
-                    : is_large ? ((const int64_t *)offs)[start]
-                               : ((const int32_t *)offs)[start];
-    int64_t last = len == 0   ? 0
-                   : is_large ? ((const int64_t *)offs)[start + len]
-                              : ((const int32_t *)offs)[start + len];
+    *out_first = 0;
+    *out_n = 0;
+    if (len == 0) {
+        dl_vec_buffer *zero = NULL;
+        DL_TRY(owned(cx, sizeof(int32_t), &zero, err));
+        set_data(vec, zero, zero->data);
+        return DL_OK;
+    }
+    DL_CHECK(offs != NULL, err, DL_ERR_INVALID_ARG, "column '%s': an Arrow list without offsets",
+             cx->column);
+    int64_t first = offset_at(offs, is_large, start);
+    int64_t last = offset_at(offs, is_large, start + len);
     DL_CHECK(last - first <= INT32_MAX && first >= 0 && last >= first, err, DL_ERR_LIMIT,
              "column '%s': an Arrow list of %lld elements exceeds the engine's 2^31 per array",
              cx->column, (long long)(last - first));
     dl_vec_buffer *buf = NULL;
-    if (!is_large && first == 0 && len > 0) {
+    bool is_shared = !is_large && first == 0;
+    if (is_shared) {
         DL_TRY(wrap(cx, (const int32_t *)offs + start, (size_t)(len + 1) * 4, &buf, err));
     } else {
         DL_TRY(owned(cx, (size_t)(len + 1) * 4, &buf, err));
-        int32_t *o = (int32_t *)(void *)buf->data;
-        for (int64_t i = 0; i <= len && len > 0; i++) {
-            int64_t v =
-                is_large ? ((const int64_t *)offs)[start + i] : ((const int32_t *)offs)[start + i];
-            DL_CHECK(v >= first && v <= last, err, DL_ERR_INVALID_ARG,
-                     "column '%s': Arrow list offsets out of order at row %lld", cx->column,
-                     (long long)i);
-            o[i] = (int32_t)(v - first);
-        }
     }
-    set_data(vec, buf, buf->data);
+    set_data(vec, buf, buf->data); /* owned by vec from here, also on failure */
+    DL_TRY(check_offsets(cx, offs, is_large, start, len,
+                         is_shared ? NULL : (int32_t *)(void *)buf->data, err));
     *out_first = first;
     *out_n = last - first;
     return DL_OK;
 }
 
-static dl_status
+static void
 replace_child(dl_vector *vec, int32_t i, dl_vector *child) {
     dl_vec_unref(vec->children[i]);
     vec->children[i] = child;
+}
+
+static dl_status
+import_struct_children(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray *a,
+                       int64_t start, int64_t len, dl_vector *vec, dl_error *err) {
+    for (int32_t i = 0; i < vec->n_children; i++) {
+        const struct ArrowArray *c = a->children[i];
+        DL_CHECK(c->length >= start - a->offset + len, err, DL_ERR_INVALID_ARG,
+                 "column '%s': a struct child shorter than its parent", cx->column);
+        dl_vector *child = NULL;
+        DL_TRY(import_node(cx, s->children[i], c, vec->type->fields[i].type,
+                           c->offset + (start - a->offset), len, true, &child, err));
+        replace_child(vec, i, child);
+    }
     return DL_OK;
 }
 
 static dl_status
 import_nested(import_ctx *cx, const struct ArrowSchema *s, const struct ArrowArray *a,
               int64_t start, int64_t len, dl_vector *vec, dl_error *err) {
-    const char *f = s->format;
-    DL_CHECK(a->n_children == s->n_children, err, DL_ERR_INVALID_ARG,
-             "column '%s': the Arrow array has %lld children, its schema %lld", cx->column,
-             (long long)a->n_children, (long long)s->n_children);
-    if (f[1] == 's') {
-        for (int32_t i = 0; i < vec->n_children; i++) {
-            const struct ArrowArray *c = a->children[i];
-            DL_CHECK(c->length >= start - a->offset + len, err, DL_ERR_INVALID_ARG,
-                     "column '%s': a struct child shorter than its parent", cx->column);
-            dl_vector *child = NULL;
-            DL_TRY(import_node(cx, s->children[i], c, vec->type->fields[i].type,
-                               c->offset + (start - a->offset), len, true, &child, err));
-            DL_TRY(replace_child(vec, i, child));
-        }
-        return DL_OK;
+    DL_CHECK(a->n_children == s->n_children && a->n_children == vec->n_children, err,
+             DL_ERR_INVALID_ARG, "column '%s': the Arrow array has %lld children, its schema %lld",
+             cx->column, (long long)a->n_children, (long long)s->n_children);
+    if (s->format[1] == 's') {
+        return import_struct_children(cx, s, a, start, len, vec, err);
     }
     int64_t first = 0;
     int64_t n = 0;
-    DL_TRY(import_list_offsets(cx, a, f[1] == 'L', start, len, vec, &first, &n, err));
+    DL_TRY(import_list_offsets(cx, a, s->format[1] == 'L', start, len, vec, &first, &n, err));
     const struct ArrowArray *c = a->children[0];
+    DL_CHECK(c->length >= first + n, err, DL_ERR_INVALID_ARG,
+             "column '%s': a list's offsets point past its values", cx->column);
     dl_vector *child = NULL;
     DL_TRY(import_node(cx, s->children[0], c, vec->children[0]->type, c->offset + first, n, true,
                        &child, err));
-    return replace_child(vec, 0, child);
+    replace_child(vec, 0, child);
+    return DL_OK;
 }
 
 /* Dictionary-encoded: int32 indices over the imported dictionary (nulls point at 0). */
