@@ -432,6 +432,41 @@ DELTALITE_API deltalite_status deltalite_result_to_arrow_flags(deltalite_result 
 DELTALITE_API deltalite_status deltalite_query_arrow(deltalite_db *db, const char *sql,
                                                      struct ArrowArrayStream *out);
 
+/* ---- Arrow data as a relation -------------------------------------------------------------- */
+
+/*
+ * Makes the rows of an Arrow C stream readable by db's SQL as the temporary relation name:
+ * SELECT ... FROM name, a join, MERGE INTO t USING name, INSERT INTO t SELECT * FROM name.
+ * The stream is read to its end now and released before the call returns; its arrays are
+ * kept for the session (until deltalite_unregister, a new registration of the name, or
+ * deltalite_close), sharing the buffers whose layout is the engine's (integers, floats,
+ * decimal128, date32, timestamp[us], string/binary views and the bytes of utf8/binary);
+ * validity bitmaps and booleans are copied, utf8/binary offsets become views, unsigned
+ * integers widen (uint64 past bigint is refused), timestamps in s/ms/ns become microseconds
+ * (a value with sub-microsecond digits is refused), dictionaries stay dictionaries.
+ * Columns take the Spark type of their Arrow type: a timestamp with a time zone is TIMESTAMP,
+ * one without is TIMESTAMP_NTZ; types without a Spark type (half floats, unions, ...) are
+ * refused naming the column.
+ * Names: a plain identifier (no '.' or '`'), matched without case as Spark's. As Spark's
+ * temporary views, an unqualified name finds the relation before any table (a table of the
+ * same name stays reachable as schema.name), registering a name again replaces the relation,
+ * and statements that change, describe or vacuum a table refuse the name. A result already
+ * reading a relation keeps its rows when the relation is replaced or removed.
+ * Returns OK, INVALID_ARG (a bad name, a released stream, a record batch with null rows),
+ * UNSUPPORTED (an Arrow type without a Spark type), SCHEMA (a value the engine cannot hold),
+ * IO (the stream's callbacks failed: their message is in the error), NOMEM.
+ * Ownership: stream moves into the call, whatever the status (its release has run when the
+ * call returns). The arrays' producer may be in another library; their release callbacks run
+ * when the relation and every result reading it are gone, on whichever thread frees them.
+ */
+DELTALITE_API deltalite_status deltalite_register_arrow_stream(deltalite_db *db, const char *name,
+                                                               struct ArrowArrayStream *stream);
+
+/* Removes the temporary relation name; *out_found (out_found may be NULL) says whether there
+ * was one. Results already reading it keep its rows. */
+DELTALITE_API deltalite_status deltalite_unregister(deltalite_db *db, const char *name,
+                                                    bool *out_found);
+
 #ifdef __cplusplus
 }
 #endif

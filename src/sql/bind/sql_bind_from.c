@@ -221,6 +221,11 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
             }
         }
     }
+    dl_sql_temp_rel *temp =
+        n->n_parts == 1 ? dl_sql_session_temp_rel(b->session, last->name) : NULL;
+    if (temp != NULL) {
+        return dl_sql_binder_temp_rel(b, temp, tref, out, err);
+    }
     if (n->n_parts == 2 && last->is_quoted &&
         dl_str_eq_nocase(n->parts[0].name, DL_STR("parquet"))) {
         return parquet_path(b, tref, out, err); /* parquet.`dir/file.parquet` or a glob */

@@ -312,6 +312,12 @@ DL_NODISCARD dl_status dl_sql_travel(dl_sql_binder *b, dl_delta_table *table,
 /* Estimated live rows of a snapshot (numRecords of the files when known, else by bytes). */
 double dl_sql_snapshot_rows_estimate(const dl_delta_snapshot *snap);
 
+/* A FROM reference to the temporary relation rel (sql_temp_rel.c): a ROWS plan sharing its
+ * batches; the statement holds a reference to rel. */
+DL_NODISCARD dl_status dl_sql_binder_temp_rel(dl_sql_binder *b, dl_sql_temp_rel *rel,
+                                              const dl_sql_tref *tref, dl_sql_rel *out,
+                                              dl_error *err);
+
 /* FROM items of each kind (sql_bind_from.c, sql_bind_tfn.c, sql_describe.c). */
 DL_NODISCARD dl_status dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref,
                                            dl_sql_rel *out, dl_error *err);

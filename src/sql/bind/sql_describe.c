@@ -49,6 +49,13 @@ dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_st
         DL_CHECK(p != NULL && *out_display != NULL, err, DL_ERR_NOMEM, "out of memory");
         s = cat->open_path != NULL ? cat->open_path(cat->ctx, p, out, err)
                                    : dl_error_set(err, DL_ERR_UNSUPPORTED, "no catalog");
+    } else if (name->n_parts == 1 && dl_sql_session_temp_rel(b->session, name->parts[0].name)) {
+        *out_display = name->parts[0].name.ptr;
+        s = dl_error_set(err, DL_ERR_SQL_BIND,
+                         "[EXPECT_TABLE_NOT_VIEW] '%s' is a temporary relation (registered Arrow "
+                         "data), not a Delta table: it cannot be changed, described or vacuumed; "
+                         "qualify the name (default.%s) to reach a table of that name",
+                         name->parts[0].name.ptr, name->parts[0].name.ptr);
     } else {
         const char *schema = name->n_parts >= 2 ? name->parts[name->n_parts - 2].name.ptr : NULL;
         *out_display = name->parts[name->n_parts - 1].name.ptr;

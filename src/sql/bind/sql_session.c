@@ -207,6 +207,7 @@ dl_sql_session_free(dl_sql_session *session) {
     if (session == NULL) {
         return;
     }
+    dl_sql_session_free_temp_rels(session);
     while (session->n_settings > 0) {
         remove_setting(session, session->n_settings - 1);
     }

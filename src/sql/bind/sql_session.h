@@ -17,12 +17,14 @@
 #include <stdint.h>
 
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "base/buf.h"
 #include "base/compiler.h"
 #include "base/error.h"
 #include "base/pool.h"
 #include "delta/delta.h"
 #include "store/store.h"
+#include "vector/vector.h"
 
 /* ---- the catalog interface ---------------------------------------------------------------- */
 
@@ -94,5 +96,39 @@ double dl_sql_session_get_double(const dl_sql_session *session, const char *key)
  * started afterwards run normally. One atomic store: safe from another thread and from a
  * signal handler. NULL-tolerant. */
 void dl_sql_session_interrupt(dl_sql_session *session);
+
+/* ---- temporary relations -------------------------------------------------------------------- */
+
+/*
+ * A temporary relation: rows held in memory under a name for the session's statements (the C
+ * API's deltalite_register_arrow_stream). As Spark's temporary views, an unqualified name is
+ * looked up among them before the catalog, so one hides a table of the same name, which stays
+ * reachable qualified (default.t); statements that change, describe or vacuum a table refuse
+ * the name. The rows are batches whose vectors are shared, never written, so any number of
+ * statements (and both passes of a MERGE) read them. A relation is refcounted: a statement
+ * reading one keeps it until the statement is freed.
+ */
+typedef struct dl_sql_temp_rel dl_sql_temp_rel;
+
+/* A new empty relation named name (copied); one reference. */
+DL_NODISCARD dl_status dl_sql_temp_rel_new(const dl_allocator *alloc, const char *name,
+                                           dl_sql_temp_rel **out, dl_error *err);
+/* Drops a reference (the creator's, before registering); NULL-tolerant. */
+void dl_sql_temp_rel_free(dl_sql_temp_rel *rel);
+/* The arena that lives as long as rel, for its schema's types. */
+dl_arena *dl_sql_temp_rel_arena(dl_sql_temp_rel *rel);
+/* Sets the STRUCT schema (one field per column), built in rel's arena; before any append. */
+void dl_sql_temp_rel_set_schema(dl_sql_temp_rel *rel, const dl_type *schema);
+/* Appends rows [0, n) of cols (one vector per column, of the schema's types, at least n
+ * long), taking references and cutting them into batches of DL_BATCH_CAPACITY rows (shared
+ * slices; dl_vec_slice). */
+DL_NODISCARD dl_status dl_sql_temp_rel_append(dl_sql_temp_rel *rel, dl_vector *const *cols,
+                                              int64_t n, dl_error *err);
+/* Gives rel (the caller's reference) to session, replacing a relation of the same name;
+ * on failure rel is freed. */
+DL_NODISCARD dl_status dl_sql_session_register(dl_sql_session *session, dl_sql_temp_rel *rel,
+                                               dl_error *err);
+/* Removes the relation named name (no case); true when there was one. */
+bool dl_sql_session_unregister(dl_sql_session *session, const char *name);
 
 #endif /* DL_SQL_BIND_SQL_SESSION_H */

@@ -39,7 +39,19 @@ struct dl_sql_session {
      * read (dl_sql_session_progress); zeroed as a statement starts. */
     _Atomic(int64_t) progress_done;
     _Atomic(int64_t) progress_total;
+    dl_sql_temp_rel *temp_rels; /* registered relations (sql_temp_rel.c), newest first */
 };
+
+/* The temporary relation named name (no case), or NULL. */
+dl_sql_temp_rel *dl_sql_session_temp_rel(const dl_sql_session *session, dl_str name);
+
+/* Calls visit with each temporary relation's name, sorted. */
+DL_NODISCARD dl_status dl_sql_session_list_temp_rels(
+    const dl_sql_session *session, dl_status (*visit)(void *vctx, const char *name, dl_error *err),
+    void *vctx, dl_error *err);
+
+/* Frees every temporary relation (dl_sql_session_free). */
+void dl_sql_session_free_temp_rels(dl_sql_session *session);
 
 /* Replaces the function registry the binder uses (tests with private kernels). NULL restores
  * dl_sql_fn_lookup. */

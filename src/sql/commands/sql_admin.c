@@ -131,6 +131,7 @@ typedef struct name_list {
     int64_t n;
     int64_t cap;
     const char *prefix;  /* SHOW TABLES: the namespace column */
+    bool is_temp;        /* SHOW TABLES: the rows are temporary relations */
     int32_t per_row;     /* strings per row */
     const char *pattern; /* LIKE pattern, or NULL */
 } name_list;
@@ -156,7 +157,7 @@ collect_name(void *vctx, const char *name, dl_error *err) {
     if (l->per_row == 3) {
         l->items[l->n++] = l->prefix;
         l->items[l->n++] = copy;
-        l->items[l->n++] = "false";
+        l->items[l->n++] = l->is_temp ? "true" : "false";
     } else {
         l->items[l->n++] = copy;
     }
@@ -229,6 +230,9 @@ show_tables(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_err
     l.prefix = schema != NULL ? schema : (current != NULL ? current : "default");
     DL_CHECK(cat->list_tables != NULL, err, DL_ERR_UNSUPPORTED, "no catalog to list");
     DL_TRY(cat->list_tables(cat->ctx, schema, collect_name, &l, err));
+    l.prefix = ""; /* Spark: temporary views have no namespace */
+    l.is_temp = true;
+    DL_TRY(dl_sql_session_list_temp_rels(b->session, collect_name, &l, err));
     return dl_sql_plan_strings(b, names, 3, l.items, l.n / 3, out, err);
 }
 

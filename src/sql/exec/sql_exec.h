@@ -304,6 +304,13 @@ DL_NODISCARD dl_status dl_sql_rows_append(dl_sql_rows *rows, const dl_batch *bat
 DL_NODISCARD dl_status dl_sql_rows_tail(dl_sql_rows *rows, dl_batch **out, dl_error *err);
 void dl_sql_rows_commit_row(dl_sql_rows *rows);
 
+/* Appends batch (FLAT columns of rows->schema, no selection, at most DL_BATCH_CAPACITY rows)
+ * as one chunk sharing its vectors: nothing is copied. A chunk that is not full breaks the
+ * "full except the last" rule, so a collection filled this way is read only chunk by chunk
+ * (the ROWS source of a temporary relation), never by row number (dl_sql_rows_col). */
+DL_NODISCARD dl_status dl_sql_rows_push_shared(dl_sql_rows *rows, const dl_batch *batch,
+                                               dl_error *err);
+
 /* Moves src's chunks to the end of dst (same schema); src is left empty. */
 DL_NODISCARD dl_status dl_sql_rows_move_append(dl_sql_rows *dst, dl_sql_rows *src, dl_error *err);
 

@@ -91,6 +91,23 @@ move_chunk(dl_sql_rows *dst, dl_batch *chunk, dl_error *err) {
 }
 
 dl_status
+dl_sql_rows_push_shared(dl_sql_rows *rows, const dl_batch *batch, dl_error *err) {
+    DL_CHECK(batch->sel == NULL && batch->count <= DL_BATCH_CAPACITY, err, DL_ERR_INTERNAL,
+             "a shared chunk must be a whole batch of at most %d rows", DL_BATCH_CAPACITY);
+    dl_batch *chunk = NULL;
+    DL_TRY(dl_vec_batch_new(rows->alloc, rows->schema, 0, &chunk, err));
+    for (int32_t c = 0; c < chunk->n_cols; c++) {
+        dl_vec_batch_set_col(chunk, c, dl_vec_ref(batch->cols[c]));
+    }
+    dl_vec_batch_set_count(chunk, batch->count);
+    dl_status s = move_chunk(rows, chunk, err);
+    if (s != DL_OK) {
+        dl_vec_batch_free(chunk);
+    }
+    return s;
+}
+
+dl_status
 dl_sql_rows_move_append(dl_sql_rows *dst, dl_sql_rows *src, dl_error *err) {
     dl_status s = DL_OK;
     for (int64_t i = 0; i < src->n_chunks && s == DL_OK; i++) {

@@ -301,6 +301,55 @@ TEST(test_arrow_stream_failure_is_the_handles_last_error) {
     stream.release(&stream);
 }
 
+/* The first column of the only row of sql, as text ("(error)" on failure). */
+static const char *
+scalar(const char *sql, char *buf, size_t cap) {
+    deltalite_result *r = query(sql);
+    (void)snprintf(buf, cap, "%s", r != NULL && next(r) ? text(r, 0) : "(error)");
+    deltalite_result_free(r);
+    return buf;
+}
+
+TEST(test_a_registered_arrow_stream_reads_as_a_relation_shadowing_a_table) {
+    struct ArrowArrayStream stream;
+    CHECK_INT_EQ(deltalite_query_arrow(db,
+                                       "SELECT id, CAST(id AS STRING) AS s FROM range(0, 5000) "
+                                       "AS t(id)",
+                                       &stream),
+                 DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_register_arrow_stream(db, "src", &stream), DELTALITE_OK);
+    CHECK(stream.release == NULL);
+    char buf[64];
+    CHECK_STR_EQ(
+        scalar("SELECT count(*) || ' ' || sum(id) || ' ' || max(s) FROM src", buf, sizeof(buf)),
+        "5000 12497500 999");
+    /* read twice in one statement, and by a second statement */
+    CHECK_STR_EQ(scalar("SELECT count(*) FROM src a JOIN src b ON a.id = b.id", buf, sizeof(buf)),
+                 "5000");
+    CHECK_INT_EQ(deltalite_exec(db, "CREATE TABLE src (id BIGINT) USING delta; "
+                                    "INSERT INTO src VALUES (42)"),
+                 DELTALITE_ERROR_SQL_BIND); /* the INSERT: src is the relation */
+    CHECK(strstr(deltalite_error_message(db), "temporary relation") != NULL);
+    CHECK_INT_EQ(deltalite_exec(db, "INSERT INTO default.src VALUES (42)"), DELTALITE_OK);
+    CHECK_STR_EQ(scalar("SELECT count(*) FROM src", buf, sizeof(buf)), "5000");
+    CHECK_STR_EQ(scalar("SELECT count(*) FROM default.src", buf, sizeof(buf)), "1");
+    bool found = false;
+    CHECK_INT_EQ(deltalite_unregister(db, "SRC", &found), DELTALITE_OK);
+    CHECK(found);
+    CHECK_INT_EQ(deltalite_unregister(db, "src", &found), DELTALITE_OK);
+    CHECK(!found);
+    CHECK_STR_EQ(scalar("SELECT count(*) FROM src", buf, sizeof(buf)), "1");
+}
+
+TEST(test_registering_refuses_bad_names_and_releases_the_stream) {
+    struct ArrowArrayStream stream;
+    CHECK_INT_EQ(deltalite_query_arrow(db, "SELECT 1 AS x", &stream), DELTALITE_OK);
+    CHECK_INT_EQ(deltalite_register_arrow_stream(db, "a.b", &stream), DELTALITE_ERROR_INVALID_ARG);
+    CHECK(stream.release == NULL);
+    CHECK(strstr(deltalite_error_message(db), "plain name") != NULL);
+    CHECK_INT_EQ(deltalite_register_arrow_stream(db, "x", NULL), DELTALITE_ERROR_INVALID_ARG);
+}
+
 TEST(test_corpus_table_reads_by_path) {
     char sql[1024];
     const char *path = DL_CORPUS_DIR "/dat/reader_tests/generated/basic_append/delta";
@@ -501,6 +550,8 @@ main(void) {
     RUN(test_arrow_stream_gives_plain_or_large_strings_on_request);
     RUN(test_progress_counts_the_files_a_query_reads);
     RUN(test_arrow_stream_failure_is_the_handles_last_error);
+    RUN(test_a_registered_arrow_stream_reads_as_a_relation_shadowing_a_table);
+    RUN(test_registering_refuses_bad_names_and_releases_the_stream);
     RUN(test_corpus_table_reads_by_path);
     RUN(test_session_time_zone_shapes_timestamp_text);
     RUN(test_get_json_writes_any_value_as_json);
