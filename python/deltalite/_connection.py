@@ -85,10 +85,42 @@ class Connection:
                              "to roll back (restore an earlier version with RESTORE TABLE)",
                              "UNSUPPORTED")
 
+    def register(self, name: str, data) -> "Connection":
+        """Makes Arrow data readable by SQL as the temporary relation name, for this
+        connection's statements (SELECT ... FROM name, MERGE INTO t USING name, INSERT INTO t
+        SELECT * FROM name). data is anything with __arrow_c_stream__ (pyarrow Table,
+        RecordBatchReader, polars DataFrame, a Relation) or a pandas DataFrame. Its buffers are
+        shared, not copied, where the engine's layouts are Arrow's (docs/python.md). As Spark's
+        temporary views, the name hides a table of the same name (reach it as default.name)
+        and registering it again replaces the relation; statements that change, describe or
+        vacuum a table refuse it."""
+        self._native().register_arrow(name, _arrow_capsule(data))
+        return self
+
+    def unregister(self, name: str) -> bool:
+        """Removes the temporary relation name; False when there was none."""
+        return self._native().unregister(name)
+
     def table(self, name: str) -> "Relation":
         """The rows of a table by name, as a Relation (SELECT * FROM name)."""
         from ._sql import quote_name
         return self.sql("SELECT * FROM " + ".".join(quote_name(p) for p in _split_name(name)))
+
+
+def _arrow_capsule(data):
+    """An 'arrow_array_stream' PyCapsule for data (pandas frames through pyarrow, no index)."""
+    if type(data).__module__.split(".")[0] == "pandas":
+        import pyarrow as pa
+        data = pa.Table.from_pandas(data, preserve_index=False)
+    if hasattr(data, "__arrow_c_stream__"):
+        return data.__arrow_c_stream__()
+    if hasattr(data, "__arrow_c_array__"):
+        import pyarrow as pa
+        return pa.table(data).__arrow_c_stream__()
+    raise InvalidArgumentError(
+        f"cannot read a {type(data).__name__} as Arrow data; pass a pyarrow Table, RecordBatch or "
+        "RecordBatchReader, a pandas or polars DataFrame, or an object with __arrow_c_stream__",
+        "INVALID_ARG")
 
 
 def _split_name(name: str) -> list[str]:

@@ -1,62 +1,31 @@
 """Python data entering the engine: any Arrow stream (pyarrow Table/RecordBatch/Reader, pandas,
-polars, or any object with __arrow_c_stream__) as a SQL source, and write_deltalake.
-
-Today the data goes through a temporary Parquet file that the engine reads with read_parquet
-(one copy, made by pyarrow, which must be installed); timestamps are written in microseconds,
-and a nanosecond value that does not fit is refused rather than cut."""
+polars, or any object with __arrow_c_stream__) registered as a temporary relation of the
+connection (Connection.register: the C API's deltalite_register_arrow_stream, which shares the
+buffers the engine can use as they are), and write_deltalake over it."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
-import shutil
-import tempfile
 
 from ._errors import AlreadyExistsError, InvalidArgumentError, SchemaError
 from ._sql import quote_name, quote_string
 
-
-def to_arrow_table(data):
-    """data as a pyarrow.Table, without copying where the source allows."""
-    import pyarrow as pa
-    if isinstance(data, pa.Table):
-        return data
-    if isinstance(data, pa.RecordBatch):
-        return pa.Table.from_batches([data])
-    if isinstance(data, pa.RecordBatchReader):
-        return data.read_all()
-    module = type(data).__module__.split(".")[0]
-    if module == "pandas":
-        return pa.Table.from_pandas(data, preserve_index=False)
-    if module == "polars" and hasattr(data, "to_arrow"):
-        return data.to_arrow()
-    if hasattr(data, "__arrow_c_stream__"):
-        return pa.RecordBatchReader.from_stream(data).read_all()
-    if hasattr(data, "__arrow_c_array__"):
-        return pa.table(data)
-    raise InvalidArgumentError(
-        f"cannot read a {type(data).__name__} as Arrow data; pass a pyarrow Table, RecordBatch or "
-        "RecordBatchReader, a pandas or polars DataFrame, or an object with __arrow_c_stream__",
-        "INVALID_ARG")
+_names = itertools.count(1)
 
 
 @contextlib.contextmanager
-def parquet_source(data):
-    """Yields SQL reading data (`read_parquet('...')`); removes the file afterwards."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    table = to_arrow_table(data)
-    folder = tempfile.mkdtemp(prefix="deltalite-src-")
-    path = os.path.join(folder, "data.parquet")
+def arrow_source(con, data):
+    """Yields (the quoted name of data registered on con, its column names); unregisters it
+    afterwards."""
+    name = f"__deltalite_source_{os.getpid()}_{next(_names)}"
+    con.register(name, data)
     try:
-        try:
-            pq.write_table(table, path, coerce_timestamps="us", allow_truncated_timestamps=False)
-        except pa.ArrowInvalid as exc:
-            raise SchemaError(f"the data cannot be stored as Delta types: {exc}", "SCHEMA",
-                              hint="round nanosecond timestamps to microseconds first") from exc
-        yield f"read_parquet({quote_string(path)})", table.schema
+        columns = con.sql(f"SELECT * FROM {quote_name(name)} LIMIT 0").columns
+        yield quote_name(name), columns
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        con.unregister(name)
 
 
 def write_deltalake(table_or_uri, data, *, mode: str = "error", partition_by=None,
@@ -100,8 +69,8 @@ def write_deltalake(table_or_uri, data, *, mode: str = "error", partition_by=Non
         if exists and mode == "error":
             raise AlreadyExistsError(f"the Delta table {text} already exists", "EXISTS",
                                      hint="pass mode='append' or mode='overwrite'")
-        with parquet_source(data) as (source, schema):
-            cols = ", ".join(quote_name(n) for n in schema.names)
+        with arrow_source(connection, data) as (source, names):
+            cols = ", ".join(quote_name(n) for n in names)
             if not exists or schema_mode == "overwrite":
                 _create(connection, ref, source, cols, partition_by, description, configuration,
                         replace=exists)

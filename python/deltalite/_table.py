@@ -9,7 +9,7 @@ import os
 
 from ._connection import Connection
 from ._errors import InvalidArgumentError, NotFoundError, UnsupportedError
-from ._ingest import parquet_source
+from ._ingest import arrow_source
 from ._sql import literal, quote_name, quote_string
 
 
@@ -370,8 +370,8 @@ class TableMerger:
         if source is not None:
             self._run(source)
         else:
-            with parquet_source(data) as (read, _schema):
-                self._run(f"(SELECT * FROM {read})")
+            with arrow_source(t._con, data) as (name, _columns):
+                self._run(name)
         return t._after_change()
 
     def _run(self, source: str) -> None:

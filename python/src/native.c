@@ -388,6 +388,67 @@ database_raise_stream_error(DatabaseObject *self, PyObject *unused) {
     return NULL;
 }
 
+/* register_arrow(name, capsule): the stream in an "arrow_array_stream" capsule becomes the
+ * temporary relation name (the stream moves out of the capsule). */
+static PyObject *
+database_register_arrow(DatabaseObject *self, PyObject *args) {
+    const char *name = NULL;
+    PyObject *capsule = NULL;
+    if (!PyArg_ParseTuple(args, "sO", &name, &capsule)) {
+        return NULL;
+    }
+    dbref *ref = database_ref(self);
+    if (ref == NULL) {
+        return NULL;
+    }
+    struct ArrowArrayStream *src = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+    if (src == NULL) {
+        return NULL;
+    }
+    if (src->release == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow stream was already consumed");
+        return NULL;
+    }
+    struct ArrowArrayStream stream = *src;
+    src->release = NULL; /* moved */
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
+    deltalite_status st = deltalite_register_arrow_stream(ref->db, name, &stream);
+    if (st == DELTALITE_OK) {
+        dbref_unlock(ref);
+    }
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
+        return raise_status(ref, st, NULL, true);
+    }
+    Py_RETURN_NONE;
+}
+
+/* unregister(name): True when a temporary relation of that name was removed. */
+static PyObject *
+database_unregister(DatabaseObject *self, PyObject *args) {
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "s", &name)) {
+        return NULL;
+    }
+    dbref *ref = database_ref(self);
+    if (ref == NULL) {
+        return NULL;
+    }
+    bool found = false;
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
+    deltalite_status st = deltalite_unregister(ref->db, name, &found);
+    if (st == DELTALITE_OK) {
+        dbref_unlock(ref);
+    }
+    PyEval_RestoreThread(ts);
+    if (st != DELTALITE_OK) {
+        return raise_status(ref, st, NULL, true);
+    }
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef database_methods[] = {
     {"close", (PyCFunction)database_close, METH_NOARGS,
      "Drops this handle's reference; the warehouse closes when its results are gone."},
@@ -397,6 +458,10 @@ static PyMethodDef database_methods[] = {
     {"interrupt", (PyCFunction)database_interrupt, METH_NOARGS,
      "Cancels what runs on this handle (any thread)."},
     {"warehouse", (PyCFunction)database_warehouse, METH_NOARGS, "The warehouse folder."},
+    {"register_arrow", (PyCFunction)database_register_arrow, METH_VARARGS,
+     "Registers an Arrow stream capsule as a temporary relation."},
+    {"unregister", (PyCFunction)database_unregister, METH_VARARGS,
+     "Removes a temporary relation; True when there was one."},
     {"raise_stream_error", (PyCFunction)database_raise_stream_error, METH_NOARGS,
      "Raises the last failure of an exported Arrow stream, if any."},
     {NULL, NULL, 0, NULL},
