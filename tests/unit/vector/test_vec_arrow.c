@@ -8,71 +8,10 @@
 #include "vec_fixture.h"
 #include "vector/vec_arrow.h"
 
-/* A flat vector of type with 50 rows, every fifth null, values derived from the row. */
-static dl_status
-sample_vector(const dl_allocator *alloc, const dl_type *type, dl_vector **out, dl_error *err) {
-    dl_vector *vec;
-    DL_TRY(dl_vec_new(alloc, type, 8, &vec, err));
-    dl_status s = DL_OK;
-    char text[64];
-    for (int i = 0; i < 50 && s == DL_OK; i++) {
-        if (i % 5 == 4 || type->id == DL_VEC_TYPE_NULL) {
-            s = dl_vec_append_null(vec, err);
-            continue;
-        }
-        switch (dl_vec_type_phys(type)) {
-        case DL_VEC_PHYS_BIT:
-            s = dl_vec_append_bool(vec, i % 3 == 0, err);
-            break;
-        case DL_VEC_PHYS_I8:
-            s = dl_vec_append_i8(vec, (int8_t)(i - 20), err);
-            break;
-        case DL_VEC_PHYS_I16:
-            s = dl_vec_append_i16(vec, (int16_t)(i * 300), err);
-            break;
-        case DL_VEC_PHYS_I32:
-            s = dl_vec_append_i32(vec, i * 70000, err);
-            break;
-        case DL_VEC_PHYS_I64:
-            s = dl_vec_append_i64(vec, (int64_t)i << 40, err);
-            break;
-        case DL_VEC_PHYS_F32:
-            s = dl_vec_append_f32(vec, (float)i / 3.0f, err);
-            break;
-        case DL_VEC_PHYS_F64:
-            s = dl_vec_append_f64(vec, (double)i / 7.0, err);
-            break;
-        case DL_VEC_PHYS_I128:
-            s = dl_vec_append_i128(vec, -((dl_i128)i << 100), err);
-            break;
-        default: { /* views: short and long, the long ones spread over several heaps */
-            size_t len = i % 2 == 0 ? (size_t)(i % 13) : 800 + (size_t)i;
-            char *big = dl_mem_alloc(NULL, len + 1);
-            if (big == NULL) {
-                s = DL_ERR_NOMEM;
-                break;
-            }
-            memset(big, 'a' + i % 26, len);
-            (void)snprintf(text, sizeof(text), "%d", i);
-            memcpy(big, text, DL_MIN(strlen(text), len));
-            s = dl_vec_append_str(vec, big, len, err);
-            dl_mem_free(NULL, big, len + 1);
-            break;
-        }
-        }
-    }
-    if (s != DL_OK) {
-        dl_vec_unref(vec);
-        return s;
-    }
-    *out = vec;
-    return DL_OK;
-}
-
 TEST(test_arrow_check_catches_a_differing_value_and_null) {
     dl_error err;
     dl_vector *vec;
-    CHECK_OK(sample_vector(NULL, fx_prim(DL_VEC_TYPE_STRING), &vec, &err), &err);
+    CHECK_OK(fx_sample_vector(NULL, fx_prim(DL_VEC_TYPE_STRING), &vec, &err), &err);
     struct ArrowSchema schema;
     struct ArrowArray array;
     CHECK_OK(dl_vec_arrow_export(vec, "c", 0, &schema, &array, &err), &err);
@@ -122,7 +61,7 @@ TEST(test_every_primitive_type_exports_zero_copy_and_reads_back) {
     };
     for (size_t t = 0; t < DL_ARRAY_LEN(types); t++) {
         dl_vector *vec;
-        CHECK_OK(sample_vector(NULL, types[t], &vec, &err), &err);
+        CHECK_OK(fx_sample_vector(NULL, types[t], &vec, &err), &err);
         struct ArrowSchema schema;
         struct ArrowArray array;
         CHECK_OK(dl_vec_arrow_export(vec, "col", 0, &schema, &array, &err), &err);
@@ -375,7 +314,7 @@ TEST(test_constant_vector_exports_expanded) {
 TEST(test_sliced_vector_exports_its_own_pointers) {
     dl_error err;
     dl_vector *vec;
-    CHECK_OK(sample_vector(NULL, fx_prim(DL_VEC_TYPE_BOOLEAN), &vec, &err), &err);
+    CHECK_OK(fx_sample_vector(NULL, fx_prim(DL_VEC_TYPE_BOOLEAN), &vec, &err), &err);
     dl_vector *slice;
     CHECK_OK(dl_vec_slice(vec, 16, 30, &slice, &err), &err);
     struct ArrowSchema schema;

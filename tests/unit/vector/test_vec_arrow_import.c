@@ -13,57 +13,6 @@
 #include "vec_fixture.h"
 #include "vector/vec_arrow.h"
 
-/* 40 rows of type, every fourth null. */
-static dl_status
-sample(const dl_type *type, dl_vector **out, dl_error *err) {
-    dl_vector *vec;
-    DL_TRY(dl_vec_new(NULL, type, 8, &vec, err));
-    dl_status s = DL_OK;
-    char text[64];
-    for (int i = 0; i < 40 && s == DL_OK; i++) {
-        if (i % 4 == 3 || type->id == DL_VEC_TYPE_NULL) {
-            s = dl_vec_append_null(vec, err);
-            continue;
-        }
-        switch (dl_vec_type_phys(type)) {
-        case DL_VEC_PHYS_BIT:
-            s = dl_vec_append_bool(vec, i % 3 == 0, err);
-            break;
-        case DL_VEC_PHYS_I8:
-            s = dl_vec_append_i8(vec, (int8_t)(i - 20), err);
-            break;
-        case DL_VEC_PHYS_I16:
-            s = dl_vec_append_i16(vec, (int16_t)(i * 300), err);
-            break;
-        case DL_VEC_PHYS_I32:
-            s = dl_vec_append_i32(vec, i * 70000, err);
-            break;
-        case DL_VEC_PHYS_I64:
-            s = dl_vec_append_i64(vec, (int64_t)i << 40, err);
-            break;
-        case DL_VEC_PHYS_F32:
-            s = dl_vec_append_f32(vec, (float)i / 3.0f, err);
-            break;
-        case DL_VEC_PHYS_F64:
-            s = dl_vec_append_f64(vec, (double)i / 7.0, err);
-            break;
-        case DL_VEC_PHYS_I128:
-            s = dl_vec_append_i128(vec, -((dl_i128)i << 100), err);
-            break;
-        default:
-            (void)snprintf(text, sizeof(text), i % 2 ? "row %d, longer than twelve" : "r%d", i);
-            s = dl_vec_append_str(vec, text, strlen(text), err);
-            break;
-        }
-    }
-    if (s != DL_OK) {
-        dl_vec_unref(vec);
-        return s;
-    }
-    *out = vec;
-    return DL_OK;
-}
-
 /* Exports vec twice, imports the first export, checks it against the second. */
 static int
 roundtrip(const dl_vector *vec, dl_vector **out_imported) {
@@ -124,7 +73,7 @@ TEST(test_every_primitive_type_imports_back_to_the_same_rows) {
     };
     for (size_t t = 0; t < DL_ARRAY_LEN(types); t++) {
         dl_vector *vec = NULL;
-        CHECK_OK(sample(types[t], &vec, &err), &err);
+        CHECK_OK(fx_sample_vector(NULL, types[t], &vec, &err), &err);
         CHECK(roundtrip(vec, NULL));
         dl_vec_unref(vec);
     }
