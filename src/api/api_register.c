@@ -39,13 +39,14 @@ read_stream(deltalite_db *db, struct ArrowArrayStream *stream, dl_sql_temp_rel *
     }
     const dl_type *type = NULL;
     dl_status st = dl_vec_arrow_import_type(&schema, dl_sql_temp_rel_arena(rel), &type, err);
-    dl_vector **cols = NULL;
-    size_t n_cols = type != NULL ? (size_t)type->n_fields : 0;
-    if (st == DL_OK) {
-        dl_sql_temp_rel_set_schema(rel, type);
-        cols = dl_mem_alloc_zero(db->alloc, (n_cols + 1) * sizeof(dl_vector *));
-        st = cols != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+    size_t n_cols = st == DL_OK ? (size_t)type->n_fields : 0;
+    dl_vector **cols =
+        st == DL_OK ? dl_mem_alloc_zero(db->alloc, (n_cols + 1) * sizeof(dl_vector *)) : NULL;
+    if (cols == NULL) {
+        schema.release(&schema);
+        return st != DL_OK ? st : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     }
+    dl_sql_temp_rel_set_schema(rel, type);
     for (int64_t batch = 0; st == DL_OK; batch++) {
         struct ArrowArray array;
         memset(&array, 0, sizeof(array));

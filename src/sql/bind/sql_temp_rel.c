@@ -214,6 +214,9 @@ dl_sql_session_list_temp_rels(const dl_sql_session *session,
     for (;;) {
         const char *next = NULL;
         for (const dl_sql_temp_rel *r = session->temp_rels; r != NULL; r = r->next) {
+            if (r->name == NULL) {
+                continue; /* never: dl_sql_temp_rel_new refuses to make one */
+            }
             bool after = last == NULL || strcmp(r->name, last) > 0;
             if (after && (next == NULL || strcmp(r->name, next) < 0)) {
                 next = r->name;
