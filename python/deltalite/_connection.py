@@ -350,9 +350,9 @@ class Cursor:
             self._rel.close()
         self._rel = self.connection.sql(operation, parameters)
         self.rowcount = -1
-        if self._rel.columns == ["num_affected_rows"] or (
-                self._rel.statement in ("INSERT", "UPDATE", "DELETE", "MERGE") and self._rel.columns
-                and self._rel.columns[0] == "num_affected_rows"):
+        # DML returns Spark's count columns, num_affected_rows first: PEP 249's rowcount.
+        if self._rel.statement in ("INSERT", "UPDATE", "DELETE", "MERGE") and \
+                self._rel.columns[:1] == ["num_affected_rows"]:
             first = self._rel.fetchone()
             self.rowcount = int(first[0]) if first and first[0] is not None else -1
             self._pending = [first] if first else []

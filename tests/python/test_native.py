@@ -136,6 +136,10 @@ def test_pep249_cursor(con):
     cur.execute("CREATE TABLE c (x INT) USING delta")
     assert cur.description is None
     cur.executemany("INSERT INTO c VALUES (?)", [[1], [2], [3]])
+    assert cur.rowcount == 3  # the sum of the statements' num_affected_rows
+    assert cur.execute("DELETE FROM c WHERE x > ?", [1]).rowcount == 2
+    assert cur.fetchall() == [(2,)]  # the count row itself stays readable
+    cur.executemany("INSERT INTO c VALUES (?)", [[2], [3]])
     assert list(con.cursor().execute("SELECT x FROM c ORDER BY x")) == [(1,), (2,), (3,)]
     with pytest.raises(deltalite.InterfaceError):
         con.rollback()
