@@ -145,7 +145,7 @@ TEST(test_nested_export_is_zero_copy_at_every_level) {
 TEST(test_plain_and_large_string_export_copies_offsets_and_bytes) {
     dl_error err;
     dl_vector *vec;
-    CHECK_OK(sample_vector(NULL, fx_prim(DL_VEC_TYPE_STRING), &vec, &err), &err);
+    CHECK_OK(fx_sample_vector(NULL, fx_prim(DL_VEC_TYPE_STRING), &vec, &err), &err);
     static const unsigned flags[2] = {DL_VEC_ARROW_PLAIN_STRINGS, DL_VEC_ARROW_LARGE_STRINGS};
     for (int k = 0; k < 2; k++) {
         struct ArrowSchema schema;
