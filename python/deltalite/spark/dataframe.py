@@ -1,0 +1,487 @@
+"""DataFrame: a Spark SQL query that the engine runs at each action (show, count, collect,
+toPandas, write); transformations wrap the query in a larger one, as Spark's plans do. A
+DataFrame over rows already in Python (createDataFrame, a command's result) is a VALUES
+relation, so that it joins, filters and merges like any other."""
+
+from . import _sql
+from ._show import show_string
+from .column import Column, _col_or_name, name_sql
+from .row import Row
+from .types import schema_from_arrow
+
+_JOIN_TYPES = {
+    "inner": "INNER JOIN", "cross": "CROSS JOIN",
+    "outer": "FULL OUTER JOIN", "full": "FULL OUTER JOIN", "fullouter": "FULL OUTER JOIN",
+    "full_outer": "FULL OUTER JOIN", "left": "LEFT OUTER JOIN", "leftouter": "LEFT OUTER JOIN",
+    "left_outer": "LEFT OUTER JOIN", "right": "RIGHT OUTER JOIN", "rightouter": "RIGHT OUTER JOIN",
+    "right_outer": "RIGHT OUTER JOIN", "semi": "LEFT SEMI JOIN", "leftsemi": "LEFT SEMI JOIN",
+    "left_semi": "LEFT SEMI JOIN", "anti": "LEFT ANTI JOIN", "leftanti": "LEFT ANTI JOIN",
+    "left_anti": "LEFT ANTI JOIN",
+}
+
+# PySpark DataFrame calls outside the subset: each fails naming itself (others are columns).
+_UNSUPPORTED = {
+    "cache": "a cached DataFrame would stop seeing later commits; write the rows to a table instead",
+    "persist": "a persisted DataFrame would stop seeing later commits; write the rows to a table instead",
+    "unpersist": "nothing is cached", "checkpoint": "nothing is cached", "localCheckpoint": "nothing is cached",
+    "rdd": "there are no RDDs without a JVM", "foreach": "there are no RDDs without a JVM",
+    "foreachPartition": "there are no RDDs without a JVM", "mapInPandas": "Python functions do not run inside the engine",
+    "mapInArrow": "Python functions do not run inside the engine", "repartition": "the engine partitions its work itself",
+    "coalesce": "the engine partitions its work itself", "repartitionByRange": "the engine partitions its work itself",
+    "sortWithinPartitions": "there are no partitions to sort within; use orderBy",
+    "writeStream": "streaming is not in deltalite", "isStreaming": "streaming is not in deltalite",
+    "withWatermark": "streaming is not in deltalite", "createGlobalTempView": "global views need a metastore",
+    "createOrReplaceGlobalTempView": "global views need a metastore", "hint": "the engine plans joins itself",
+    "sample": "not in the engine yet", "randomSplit": "not in the engine yet", "stat": "not in the subset",
+    "na": "not in the subset; use filter and coalesce", "fillna": "not in the subset; use coalesce",
+    "dropna": "not in the subset; use filter", "replace": "not in the subset; use when/otherwise",
+    "crosstab": "not in the subset", "cube": "not in the subset; use spark.sql with GROUP BY CUBE",
+    "rollup": "not in the subset; use spark.sql with GROUP BY ROLLUP", "pandas_api": "not in the subset",
+    "observe": "not in the subset", "summary": "not in the subset", "describe": "not in the subset",
+    "melt": "not in the subset", "unpivot": "not in the subset", "transform": "not in the subset",
+    "writeTo": "not in the subset; use write.format('delta')", "mergeInto": "not in the subset; use DeltaTable.merge",
+    "inputFiles": "not in the subset; DeltaTable.detail() and the table API list files",
+    "approxQuantile": "not in the subset", "corr": "not in the subset", "cov": "not in the subset",
+    "freqItems": "not in the subset", "toJSON": "not in the subset", "toLocalIterator": "not in the subset",
+    "sameSemantics": "not in the subset", "semanticHash": "not in the subset", "dropDuplicatesWithinWatermark": "streaming is not in deltalite",
+}
+
+
+def _names_arg(cols):
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        return tuple(cols[0])
+    return cols
+
+
+def _select_item(c):
+    if isinstance(c, Column):
+        return c._select_sql()
+    if isinstance(c, str):
+        return name_sql(c)
+    raise TypeError(f"select takes column names or Columns, not {type(c).__name__}: {c!r}")
+
+
+def _condition(cond):
+    if isinstance(cond, Column):
+        return cond._sql
+    if isinstance(cond, str):
+        return f"({cond})"
+    raise TypeError(f"a condition is SQL text or a Column, not {type(cond).__name__}: {cond!r}")
+
+
+class DataFrame:
+    def __init__(self, session, sql, alias=None, local=None):
+        self._session = session
+        self._sql_text = sql
+        self._alias = alias
+        self._local = local  # a pyarrow Table when the rows came from Python or a command
+        # The name the query has inside the next one: df.x and df['x'] are qualified by it, so
+        # that df1.join(df2, df1.id == df2.id) says which id.
+        self._name = alias or session._next_alias()
+        self._arrow_schema_cache = local.schema if local is not None else None
+
+    # ---- the query ---------------------------------------------------------------------------
+
+    def _from(self):
+        if self._sql_text is None:
+            raise NotImplementedError("this DataFrame has no columns (the statement returned nothing), so it "
+                                      "cannot be queried further")
+        return f"({self._sql_text}) AS {_sql.quote_ident(self._name)}"
+
+    def _derive(self, sql, keep_alias=False):
+        return DataFrame(self._session, sql, self._alias if keep_alias else None)
+
+    def _arrow_schema(self):
+        if self._arrow_schema_cache is None:
+            self._arrow_schema_cache = self._session._run(f"SELECT * FROM {self._from()} LIMIT 0").schema
+        return self._arrow_schema_cache
+
+    def _arrow(self):
+        if self._local is not None:
+            return self._local
+        return self._session._run(self._sql_text)
+
+    @property
+    def schema(self):
+        return schema_from_arrow(self._arrow_schema())
+
+    @property
+    def columns(self):
+        return list(self._arrow_schema().names)
+
+    @property
+    def dtypes(self):
+        return [(f.name, f.dataType.simpleString()) for f in self.schema]
+
+    def printSchema(self, level=None):
+        print(self.schema.treeString(), end="")
+
+    def __getitem__(self, item):
+        if isinstance(item, str):
+            return self._column(item)
+        if isinstance(item, Column):
+            return self.filter(item)
+        if isinstance(item, (list, tuple)):
+            return self.select(*item)
+        if isinstance(item, int):
+            return self._column(self.columns[item])
+        raise TypeError(f"DataFrame[...] takes a column name, a Column or a list, not {item!r}")
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in _UNSUPPORTED:
+            raise NotImplementedError(f"DataFrame.{name} is not in deltalite.spark's subset: {_UNSUPPORTED[name]}")
+        if name in self.columns:
+            return self._column(name)
+        raise AttributeError(f"'DataFrame' object has no attribute '{name}' (and no column of that name: "
+                             f"{', '.join(self.columns)})")
+
+    def _column(self, name):
+        return Column(_sql.quote_ident(self._name) + "." + name_sql(name))
+
+    def alias(self, alias):
+        return DataFrame(self._session, self._sql_text, alias, self._local)
+
+    # ---- transformations ---------------------------------------------------------------------
+
+    def select(self, *cols):
+        cols = _names_arg(cols)
+        if not cols:
+            raise ValueError("select needs at least one column")
+        return self._derive(f"SELECT {', '.join(_select_item(c) for c in cols)} FROM {self._from()}")
+
+    def selectExpr(self, *exprs):
+        exprs = _names_arg(exprs)
+        return self._derive(f"SELECT {', '.join(exprs)} FROM {self._from()}")
+
+    def filter(self, condition):
+        return self._derive(f"SELECT * FROM {self._from()} WHERE {_condition(condition)}", keep_alias=True)
+
+    where = filter
+
+    def _replace_columns(self, mapping):
+        """SELECT with the columns of mapping (name -> select item) replaced in place (matched
+        without case, as Spark) and the rest appended."""
+        items, done = [], set()
+        lowered = {k.lower(): k for k in mapping}
+        for name in self.columns:
+            key = lowered.get(name.lower())
+            if key is not None and key not in done:
+                items.append(mapping[key])
+                done.add(key)
+            elif key is None:
+                items.append(_sql.quote_ident(name))
+        items += [mapping[k] for k in mapping if k not in done]
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+
+    def withColumn(self, colName, col):
+        if not isinstance(col, Column):
+            raise TypeError(f"withColumn's col must be a Column (use lit() for a value), not {type(col).__name__}")
+        return self._replace_columns({colName: f"{col._sql} AS {_sql.quote_ident(colName)}"})
+
+    def withColumns(self, *colsMap):
+        if len(colsMap) != 1 or not isinstance(colsMap[0], dict):
+            raise TypeError("withColumns takes one dict of column name -> Column")
+        return self._replace_columns({k: f"{v._sql} AS {_sql.quote_ident(k)}" for k, v in colsMap[0].items()})
+
+    def withColumnRenamed(self, existing, new):
+        items = [f"{_sql.quote_ident(n)} AS {_sql.quote_ident(new)}" if n.lower() == existing.lower()
+                 else _sql.quote_ident(n) for n in self.columns]
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+
+    def withColumnsRenamed(self, colsMap):
+        df = self
+        for old, new in colsMap.items():
+            df = df.withColumnRenamed(old, new)
+        return df
+
+    def drop(self, *cols):
+        """Drops columns by name (a name the DataFrame does not have is ignored, as Spark)."""
+        names = set()
+        for c in cols:
+            if isinstance(c, Column):
+                raise NotImplementedError("DataFrame.drop(Column) is not in deltalite.spark's subset; drop by name")
+            names.add(c.lower())
+        keep = [n for n in self.columns if n.lower() not in names]
+        if not keep:
+            raise NotImplementedError("dropping every column leaves a DataFrame with no columns, which the engine cannot hold")
+        return self._derive(f"SELECT {', '.join(_sql.quote_ident(n) for n in keep)} FROM {self._from()}")
+
+    def groupBy(self, *cols):
+        return GroupedData(self, _names_arg(cols))
+
+    groupby = groupBy
+
+    def agg(self, *exprs):
+        return GroupedData(self, ()).agg(*exprs)
+
+    def orderBy(self, *cols, **kwargs):
+        cols = _names_arg(cols)
+        ascending = kwargs.pop("ascending", True)
+        if kwargs:
+            raise TypeError(f"orderBy got unexpected arguments {sorted(kwargs)}")
+        if isinstance(ascending, (bool, int)):
+            ascending = [bool(ascending)] * len(cols)
+        if len(ascending) != len(cols):
+            raise ValueError(f"orderBy: {len(cols)} columns but {len(ascending)} ascending flags")
+        items = []
+        for c, asc in zip(cols, ascending):
+            c = c if isinstance(c, Column) else Column(name_sql(c))
+            if not asc and c._sort is None:
+                c = c.desc()
+            items.append(c._order_sql())
+        return self._derive(f"SELECT * FROM {self._from()} ORDER BY {', '.join(items)}", keep_alias=True)
+
+    sort = orderBy
+
+    def limit(self, num):
+        return self._derive(f"SELECT * FROM {self._from()} LIMIT {int(num)}", keep_alias=True)
+
+    def distinct(self):
+        return self._derive(f"SELECT DISTINCT * FROM {self._from()}")
+
+    def dropDuplicates(self, subset=None):
+        if subset:
+            raise NotImplementedError("DataFrame.dropDuplicates(subset) is not in deltalite.spark's subset; "
+                                      "use distinct() or spark.sql with ROW_NUMBER() OVER (PARTITION BY ...)")
+        return self.distinct()
+
+    drop_duplicates = dropDuplicates
+
+    def _set_op(self, op, other):
+        if not isinstance(other, DataFrame):
+            raise TypeError(f"{op} takes a DataFrame, not {type(other).__name__}")
+        return self._derive(f"SELECT * FROM {self._from()} {op} SELECT * FROM {other._from()}")
+
+    def exceptAll(self, other):
+        return self._set_op("EXCEPT ALL", other)
+
+    def subtract(self, other):
+        return self._set_op("EXCEPT DISTINCT", other)
+
+    def intersect(self, other):
+        return self._set_op("INTERSECT DISTINCT", other)
+
+    def intersectAll(self, other):
+        return self._set_op("INTERSECT ALL", other)
+
+    def union(self, other):
+        return self._set_op("UNION ALL", other)
+
+    unionAll = union
+
+    def unionByName(self, other, allowMissingColumns=False):
+        theirs = {n.lower(): n for n in other.columns}
+        items = []
+        for n in self.columns:
+            if n.lower() in theirs:
+                items.append(_sql.quote_ident(theirs.pop(n.lower())))
+            elif allowMissingColumns:
+                items.append(f"NULL AS {_sql.quote_ident(n)}")
+            else:
+                raise ValueError(f"unionByName: column {n!r} is missing from the other DataFrame "
+                                 f"({', '.join(other.columns)}); pass allowMissingColumns=True for NULLs")
+        if theirs and not allowMissingColumns:
+            raise ValueError(f"unionByName: the other DataFrame has columns this one lacks: {', '.join(theirs.values())}")
+        mine = self
+        if theirs:
+            mine = self._derive(f"SELECT *, {', '.join('NULL AS ' + _sql.quote_ident(n) for n in theirs.values())} "
+                                f"FROM {self._from()}")
+            items += [_sql.quote_ident(n) for n in theirs.values()]
+        right = other._derive(f"SELECT {', '.join(items)} FROM {other._from()}")
+        return mine.union(right)
+
+    def join(self, other, on=None, how=None):
+        kind = _JOIN_TYPES.get((how or "inner").lower().replace(" ", ""))
+        if kind is None:
+            raise ValueError(f"unknown join type {how!r}; Spark's are {', '.join(sorted(_JOIN_TYPES))}")
+        left, right = self._from(), other._from()
+        if on is None:
+            sql = f"SELECT * FROM {left} {'CROSS JOIN' if kind == 'INNER JOIN' else kind} {right}"
+        elif isinstance(on, str) or (isinstance(on, (list, tuple)) and all(isinstance(x, str) for x in on)):
+            names = [on] if isinstance(on, str) else list(on)
+            sql = f"SELECT * FROM {left} {kind} {right} USING ({', '.join(_sql.quote_ident(n) for n in names)})"
+        else:
+            conds = on if isinstance(on, (list, tuple)) else [on]
+            sql = f"SELECT * FROM {left} {kind} {right} ON {' AND '.join(_condition(c) for c in conds)}"
+        return self._derive(sql)
+
+    def crossJoin(self, other):
+        return self._derive(f"SELECT * FROM {self._from()} CROSS JOIN {other._from()}")
+
+    def toDF(self, *names):
+        if len(names) != len(self.columns):
+            raise ValueError(f"toDF: {len(names)} names for {len(self.columns)} columns")
+        items = [f"{_sql.quote_ident(o)} AS {_sql.quote_ident(n)}" for o, n in zip(self.columns, names)]
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+
+    # ---- actions -----------------------------------------------------------------------------
+
+    def collect(self):
+        return _rows(self._arrow())
+
+    def take(self, num):
+        return self.limit(num).collect()
+
+    def head(self, n=None):
+        rows = self.take(1 if n is None else n)
+        if n is None:
+            return rows[0] if rows else None
+        return rows
+
+    def first(self):
+        return self.head()
+
+    def tail(self, num):
+        return self.collect()[-num:] if num > 0 else []
+
+    def isEmpty(self):
+        return len(self.take(1)) == 0
+
+    def count(self):
+        if self._local is not None:
+            return self._local.num_rows
+        return self._session._run(f"SELECT count(*) AS c FROM {self._from()}").column(0)[0].as_py()
+
+    def show(self, n=20, truncate=True, vertical=False):
+        print(self._show_string(n, truncate, vertical), end="")
+
+    def _show_string(self, n=20, truncate=True, vertical=False):
+        names = self.columns
+        if not names:  # a statement that returns nothing
+            return show_string([], [], n, truncate, vertical)
+        if len({x.lower() for x in names}) == len(names):
+            casts = ", ".join(f"CAST({_sql.quote_ident(x)} AS STRING) AS {_sql.quote_ident(x)}" for x in names)
+            table = self._session._run(f"SELECT {casts} FROM {self._from()} LIMIT {int(n) + 1}")
+            cells = [list(r.values()) for r in table.to_pylist()]
+        else:  # duplicate names (a join without USING) cannot be cast by name
+            table = self._session._run(f"SELECT * FROM {self._from()} LIMIT {int(n) + 1}")
+            cells = [[None if v is None else str(v) for v in r] for r in _rows(table)]
+        return show_string(names, cells, n, truncate, vertical)
+
+    def toPandas(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError as e:
+            raise ImportError("toPandas needs pandas: pip install pandas") from e
+        return self._arrow().to_pandas()
+
+    def toArrow(self):
+        return self._arrow()
+
+    def explain(self, extended=None, mode=None):
+        table = self._session._run(f"EXPLAIN {self._sql_text}")
+        print("\n".join(str(v) for v in table.column(0).to_pylist()))
+
+    def createOrReplaceTempView(self, name):
+        self._session._register_view(name, self, replace=True)
+
+    def createTempView(self, name):
+        self._session._register_view(name, self, replace=False)
+
+    registerTempTable = createOrReplaceTempView
+
+    @property
+    def write(self):
+        from .readwriter import DataFrameWriter
+
+        return DataFrameWriter(self)
+
+    @property
+    def sparkSession(self):
+        return self._session
+
+    def __repr__(self):
+        try:
+            return "DataFrame[" + ", ".join(f"{n}: {t}" for n, t in self.dtypes) + "]"
+        except Exception:  # the repr of a DataFrame whose query fails names no columns
+            return "DataFrame[?]"
+
+
+class GroupedData:
+    """df.groupBy(...): agg(), count(), and the one-function shortcuts sum/avg/min/max/mean."""
+
+    def __init__(self, df, keys):
+        self._df, self._keys = df, keys
+
+    def agg(self, *exprs):
+        if len(exprs) == 1 and isinstance(exprs[0], dict):
+            exprs = tuple(Column(f"{fn}({name_sql(c)})" if c != "*" else f"{fn}(*)") for c, fn in exprs[0].items())
+        if not exprs:
+            raise ValueError("agg needs at least one aggregate expression")
+        for e in exprs:
+            if not isinstance(e, Column):
+                raise TypeError(f"agg takes Columns (functions.sum(...)) or one dict, not {e!r}")
+        keys = [_col_or_name(k) for k in self._keys]
+        items = ", ".join([_select_item(k) for k in self._keys] + [e._select_sql() for e in exprs])
+        group = f" GROUP BY {', '.join(keys)}" if keys else ""
+        return self._df._derive(f"SELECT {items} FROM {self._df._from()}{group}")
+
+    def count(self):
+        if self._local is not None:
+            return self._local.num_rows
+        return self.agg(Column("count(*)", alias="count"))
+
+    def _each(self, fn, cols):
+        if not cols:
+            raise NotImplementedError(f"GroupedData.{fn}() without columns is not in deltalite.spark's subset; name the columns")
+        return self.agg(*(Column(f"{fn}({name_sql(c)})") for c in cols))
+
+    def sum(self, *cols):
+        return self._each("sum", cols)
+
+    def avg(self, *cols):
+        return self._each("avg", cols)
+
+    mean = avg
+
+    def min(self, *cols):
+        return self._each("min", cols)
+
+    def max(self, *cols):
+        return self._each("max", cols)
+
+    def pivot(self, *args):
+        raise NotImplementedError("GroupedData.pivot is not in deltalite.spark's subset; use spark.sql with PIVOT")
+
+    def applyInPandas(self, *args):
+        raise NotImplementedError("GroupedData.applyInPandas is not in deltalite.spark's subset: Python functions do not run inside the engine")
+
+
+# ---- Arrow values to PySpark's Python values ---------------------------------------------------
+
+
+def _converter(t, is_local_time=True):
+    """A function from Arrow's Python value to PySpark's (maps as dicts, structs as Rows, and
+    timestamps naive in the local time zone when is_local_time), or None when they agree."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(t):
+        names = [t.field(i).name for i in range(t.num_fields)]
+        subs = [_converter(t.field(i).type, is_local_time) or (lambda v: v) for i in range(t.num_fields)]
+        return lambda v: None if v is None else Row._make(names, [s(v[n]) for s, n in zip(subs, names)])
+    if pa.types.is_map(t):
+        ks = _converter(t.key_type, is_local_time) or (lambda v: v)
+        vs = _converter(t.item_type, is_local_time) or (lambda v: v)
+        return lambda v: None if v is None else {ks(k): vs(x) for k, x in v}
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        sub = _converter(t.value_type, is_local_time)
+        if sub is None:
+            return None
+        return lambda v: None if v is None else [sub(x) for x in v]
+    if pa.types.is_timestamp(t) and t.tz is not None and is_local_time:
+        # PySpark gives naive datetimes in the local time zone
+        return lambda v: None if v is None else v.astimezone().replace(tzinfo=None)
+    return None
+
+
+def _rows(table, is_local_time=True):
+    """The rows of a pyarrow Table as PySpark's Rows (is_local_time=False keeps timestamps
+    aware, in UTC: how they go back into SQL literals)."""
+    names = table.column_names
+    convs = [_converter(f.type, is_local_time) for f in table.schema]
+    out = []
+    for values in zip(*(c.to_pylist() for c in table.columns)) if names else []:
+        out.append(Row._make(names, [v if c is None else c(v) for v, c in zip(values, convs)]))
+    return out

@@ -1,0 +1,372 @@
+"""pyspark.sql.functions for deltalite: each function builds a Column of Spark SQL that the
+engine runs (so the engine's semantics, ANSI mode included, are Spark's). Arguments that
+PySpark takes as column names may be strings or Columns; literals go through lit()."""
+
+import builtins as _builtins
+
+from . import _sql
+from .column import Column, _col_or_name, _expr, name_sql
+
+__all__ = [
+    "col", "column", "lit", "expr", "when", "coalesce", "isnull", "isnan", "nanvl", "greatest", "least",
+    "sum", "count", "countDistinct", "count_distinct", "sum_distinct", "sumDistinct", "avg", "mean", "min",
+    "max", "first", "last", "any_value", "collect_list", "collect_set", "stddev", "variance",
+    "approx_count_distinct", "abs", "round", "bround", "floor", "ceil", "sqrt", "exp", "log", "pow", "power",
+    "upper", "lower", "trim", "ltrim", "rtrim", "length", "concat", "concat_ws", "substring", "lpad", "rpad",
+    "regexp_extract", "regexp_replace", "split", "initcap", "format_string", "translate", "instr",
+    "current_date", "current_timestamp", "now", "to_date", "to_timestamp", "date_format", "year", "month",
+    "dayofmonth", "dayofweek", "hour", "minute", "second", "datediff", "date_add", "date_sub",
+    "add_months", "months_between", "unix_timestamp", "from_unixtime", "date_trunc", "trunc",
+    "get_json_object", "to_json", "array", "struct", "create_map", "size", "explode", "element_at",
+    "array_contains", "md5", "sha1", "sha2", "hash", "asc", "desc", "broadcast", "input_file_name",
+    "from_json", "monotonically_increasing_id", "row_number", "rank", "dense_rank", "lag", "lead",
+    "udf", "pandas_udf",
+]
+
+
+def col(name):
+    """A column by name: 'a', 'df.a', 's.field', '*'."""
+    return Column(name_sql(name))
+
+
+column = col
+
+
+def lit(value):
+    """A literal (a Column is returned unchanged), typed as PySpark types it."""
+    if isinstance(value, Column):
+        return value
+    return Column(_sql.literal(value))
+
+
+def expr(text):
+    """A Spark SQL expression, parsed by the engine."""
+    if not isinstance(text, str):
+        raise TypeError(f"expr takes SQL text, not {type(text).__name__}")
+    return Column(f"({text})")
+
+
+def when(condition, value):
+    """CASE WHEN condition THEN value; chain .when(...) and .otherwise(...)."""
+    return Column(f"CASE WHEN {_expr(condition)} THEN {_expr(value)} END", is_open_case=True)
+
+
+def _call(name, *args):
+    return Column(f"{name}({', '.join(_col_or_name(a) for a in args)})")
+
+
+def _one(name):
+    def f(c):
+        return _call(name, c)
+
+    f.__name__ = name
+    f.__doc__ = f"Spark SQL's {name}() of a column."
+    return f
+
+
+def _many(name):
+    def f(*cols):
+        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+            cols = tuple(cols[0])
+        return _call(name, *cols)
+
+    f.__name__ = name
+    f.__doc__ = f"Spark SQL's {name}() of columns."
+    return f
+
+
+# Aggregates.
+sum = _one("sum")
+avg = _one("avg")
+mean = _one("avg")
+min = _one("min")
+max = _one("max")
+any_value = _one("any_value")
+collect_list = _one("collect_list")
+collect_set = _one("collect_set")
+stddev = _one("stddev")
+variance = _one("variance")
+approx_count_distinct = _one("approx_count_distinct")
+
+
+def count(c):
+    """count(*) for '*' (Spark names it count(1)), else the non-NULL values of a column."""
+    if isinstance(c, str) and c == "*":
+        return Column("count(*)")
+    return _call("count", c)
+
+
+def countDistinct(c, *cols):
+    return Column(f"count(DISTINCT {', '.join(_col_or_name(x) for x in (c,) + cols)})")
+
+
+count_distinct = countDistinct
+
+
+def sum_distinct(c):
+    return Column(f"sum(DISTINCT {_col_or_name(c)})")
+
+
+sumDistinct = sum_distinct
+
+
+def first(c, ignorenulls=False):
+    return Column(f"first({_col_or_name(c)}, {'true' if ignorenulls else 'false'})")
+
+
+def last(c, ignorenulls=False):
+    return Column(f"last({_col_or_name(c)}, {'true' if ignorenulls else 'false'})")
+
+
+# Values and NULLs.
+coalesce = _many("coalesce")
+greatest = _many("greatest")
+least = _many("least")
+isnull = _one("isnull")
+isnan = _one("isnan")
+
+
+def nanvl(c1, c2):
+    return _call("nanvl", c1, c2)
+
+
+# Numbers.
+abs = _one("abs")
+floor = _one("floor")
+ceil = _one("ceil")
+sqrt = _one("sqrt")
+exp = _one("exp")
+
+
+def round(c, scale=0):
+    return Column(f"round({_col_or_name(c)}, {int(scale)})")
+
+
+def bround(c, scale=0):
+    return Column(f"bround({_col_or_name(c)}, {int(scale)})")
+
+
+def log(arg1, arg2=None):
+    if arg2 is None:
+        return _call("ln", arg1)
+    return Column(f"log({_expr(arg1)}, {_col_or_name(arg2)})")
+
+
+def pow(c1, c2):
+    a = _col_or_name(c1) if isinstance(c1, (str, Column)) else _expr(c1)
+    b = _col_or_name(c2) if isinstance(c2, (str, Column)) else _expr(c2)
+    return Column(f"power({a}, {b})")
+
+
+power = pow
+
+# Text.
+upper = _one("upper")
+lower = _one("lower")
+trim = _one("trim")
+ltrim = _one("ltrim")
+rtrim = _one("rtrim")
+length = _one("length")
+initcap = _one("initcap")
+concat = _many("concat")
+md5 = _one("md5")
+sha1 = _one("sha1")
+hash = _many("hash")
+
+
+def concat_ws(sep, *cols):
+    return Column(f"concat_ws({_sql.string_literal(sep)}, {', '.join(_col_or_name(c) for c in cols)})")
+
+
+def substring(c, pos, length):
+    return Column(f"substring({_col_or_name(c)}, {int(pos)}, {int(length)})")
+
+
+def lpad(c, length, pad):
+    return Column(f"lpad({_col_or_name(c)}, {int(length)}, {_sql.string_literal(pad)})")
+
+
+def rpad(c, length, pad):
+    return Column(f"rpad({_col_or_name(c)}, {int(length)}, {_sql.string_literal(pad)})")
+
+
+def regexp_extract(c, pattern, idx):
+    return Column(f"regexp_extract({_col_or_name(c)}, {_sql.string_literal(pattern)}, {int(idx)})")
+
+
+def regexp_replace(c, pattern, replacement):
+    p = _expr(pattern) if isinstance(pattern, Column) else _sql.string_literal(pattern)
+    r = _expr(replacement) if isinstance(replacement, Column) else _sql.string_literal(replacement)
+    return Column(f"regexp_replace({_col_or_name(c)}, {p}, {r})")
+
+
+def split(c, pattern, limit=-1):
+    return Column(f"split({_col_or_name(c)}, {_sql.string_literal(pattern)}, {int(limit)})")
+
+
+def format_string(fmt, *cols):
+    return Column(f"format_string({_sql.string_literal(fmt)}, {', '.join(_col_or_name(c) for c in cols)})")
+
+
+def translate(c, matching, replace):
+    return Column(f"translate({_col_or_name(c)}, {_sql.string_literal(matching)}, {_sql.string_literal(replace)})")
+
+
+def instr(c, substr):
+    return Column(f"instr({_col_or_name(c)}, {_sql.string_literal(substr)})")
+
+
+# Dates and times.
+def current_date():
+    return Column("current_date()")
+
+
+def current_timestamp():
+    return Column("current_timestamp()")
+
+
+now = current_timestamp
+
+
+def _with_format(name, c, fmt):
+    if fmt is None:
+        return _call(name, c)
+    return Column(f"{name}({_col_or_name(c)}, {_sql.string_literal(fmt)})")
+
+
+def to_date(c, format=None):
+    return _with_format("to_date", c, format)
+
+
+def to_timestamp(c, format=None):
+    return _with_format("to_timestamp", c, format)
+
+
+def unix_timestamp(timestamp=None, format="yyyy-MM-dd HH:mm:ss"):
+    if timestamp is None:
+        return Column("unix_timestamp()")
+    return _with_format("unix_timestamp", timestamp, format)
+
+
+def from_unixtime(timestamp, format="yyyy-MM-dd HH:mm:ss"):
+    return _with_format("from_unixtime", timestamp, format)
+
+
+def date_format(c, format):
+    return _with_format("date_format", c, format)
+
+
+year = _one("year")
+month = _one("month")
+dayofmonth = _one("dayofmonth")
+dayofweek = _one("dayofweek")
+hour = _one("hour")
+minute = _one("minute")
+second = _one("second")
+
+
+def datediff(end, start):
+    return _call("datediff", end, start)
+
+
+def months_between(date1, date2):
+    return _call("months_between", date1, date2)
+
+
+def _with_int(name):
+    def f(c, days):
+        n = _expr(days) if isinstance(days, Column) else str(int(days))
+        return Column(f"{name}({_col_or_name(c)}, {n})")
+
+    f.__name__ = name
+    return f
+
+
+date_add = _with_int("date_add")
+date_sub = _with_int("date_sub")
+add_months = _with_int("add_months")
+
+
+def date_trunc(format, timestamp):
+    return Column(f"date_trunc({_sql.string_literal(format)}, {_col_or_name(timestamp)})")
+
+
+def trunc(date, format):
+    return Column(f"trunc({_col_or_name(date)}, {_sql.string_literal(format)})")
+
+
+# JSON, nested values.
+def get_json_object(c, path):
+    return Column(f"get_json_object({_col_or_name(c)}, {_sql.string_literal(path)})")
+
+
+to_json = _one("to_json")
+array = _many("array")
+size = _one("size")
+explode = _one("explode")
+
+
+def struct(*cols):
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        cols = tuple(cols[0])
+    return Column("struct(" + ", ".join(c._select_sql() if isinstance(c, Column) else name_sql(c) for c in cols) + ")")
+
+
+def create_map(*cols):
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        cols = tuple(cols[0])
+    return _call("map", *cols)
+
+
+def element_at(c, extraction):
+    return Column(f"element_at({_col_or_name(c)}, {_expr(extraction)})")
+
+
+def array_contains(c, value):
+    return Column(f"array_contains({_col_or_name(c)}, {_expr(value)})")
+
+
+def sha2(c, numBits):
+    return Column(f"sha2({_col_or_name(c)}, {int(numBits)})")
+
+
+# Sort order and hints.
+def asc(c):
+    return (c if isinstance(c, Column) else col(c)).asc()
+
+
+def desc(c):
+    return (c if isinstance(c, Column) else col(c)).desc()
+
+
+def broadcast(df):
+    """A join hint: the engine chooses its join itself, so the DataFrame is returned as is."""
+    return df
+
+
+# Outside the subset: named so that a script fails on the call, saying why.
+def _unsupported(name, why):
+    def f(*args, **kwargs):
+        raise NotImplementedError(f"functions.{name} is not in deltalite.spark's subset: {why}")
+
+    f.__name__ = name
+    return f
+
+
+input_file_name = _unsupported("input_file_name", "the engine has no file-name column; DESCRIBE DETAIL and the table API's files() list a table's files")
+from_json = _unsupported("from_json", "the engine has no from_json yet; get_json_object(col, '$.field') reads one field")
+monotonically_increasing_id = _unsupported("monotonically_increasing_id", "no row ids in the engine")
+row_number = _unsupported("row_number", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
+rank = _unsupported("rank", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
+dense_rank = _unsupported("dense_rank", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
+lag = _unsupported("lag", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
+lead = _unsupported("lead", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
+udf = _unsupported("udf", "Python functions do not run inside the engine")
+pandas_udf = _unsupported("pandas_udf", "Python functions do not run inside the engine")
+
+
+def __getattr__(name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"functions.{name} is not in deltalite.spark's subset (docs/pyspark.md lists it); "
+                              f"expr('{name}(...)') calls any function the engine knows")

@@ -1,0 +1,253 @@
+"""spark.read and df.write for Delta tables: reads become SELECTs with VERSION AS OF /
+TIMESTAMP AS OF, writes become CREATE TABLE AS SELECT, INSERT INTO ... BY NAME and INSERT
+OVERWRITE ... BY NAME, so that columns are matched by name as Delta's DataFrame writer
+matches them. Options deltalite does not act on are refused, never ignored."""
+
+import datetime as _dt
+
+from . import _sql
+from .errors import AnalysisException
+
+
+def _option_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _format(fmt, what):
+    if not isinstance(fmt, str) or fmt.lower() != "delta":
+        raise NotImplementedError(f"{what}.format({fmt!r}): deltalite.spark reads and writes Delta tables only "
+                                  f"(format('delta'))")
+    return "delta"
+
+
+def path_ref(path):
+    """The SQL reference of a table by path."""
+    path = str(path)
+    if not path:
+        raise ValueError("a table path cannot be empty")
+    return f"delta.{_sql.quote_ident(path)}"
+
+
+class DataFrameReader:
+    _OPTIONS = ("versionAsOf", "timestampAsOf")
+
+    def __init__(self, session):
+        self._session = session
+        self._options = {}
+        self._format = None
+
+    def format(self, source):
+        self._format = _format(source, "DataFrameReader")
+        return self
+
+    def option(self, key, value):
+        for known in self._OPTIONS:
+            if key.lower() == known.lower():
+                self._options[known] = value
+                return self
+        raise NotImplementedError(f"DataFrameReader.option({key!r}): deltalite.spark's Delta reader takes "
+                                  f"'versionAsOf' and 'timestampAsOf' only; other options would be ignored")
+
+    def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def schema(self, schema):
+        raise AnalysisException("DataFrameReader.schema: a Delta table has its own schema; it cannot be given at "
+                                "read time (Spark refuses it too)")
+
+    def _travel(self):
+        version, ts = self._options.get("versionAsOf"), self._options.get("timestampAsOf")
+        if version is not None and ts is not None:
+            raise AnalysisException("Cannot specify both version and timestamp when time travelling the table "
+                                    "(options versionAsOf and timestampAsOf)")
+        if version is not None:
+            try:
+                v = int(version)
+            except (TypeError, ValueError):
+                raise ValueError(f"versionAsOf must be a whole number, not {version!r}") from None
+            return f" VERSION AS OF {v}"
+        if ts is not None:
+            if isinstance(ts, _dt.datetime):
+                return f" TIMESTAMP AS OF {_sql.timestamp_literal(ts)}"
+            return f" TIMESTAMP AS OF {_sql.string_literal(str(ts))}"
+        return ""
+
+    def _check_format(self, what):
+        if self._format is None:
+            raise NotImplementedError(f"DataFrameReader.{what} without format('delta'): Spark's default format is "
+                                      f"Parquet files, which deltalite.spark does not read; add .format('delta')")
+
+    def load(self, path=None, format=None, **options):
+        if format is not None:
+            self.format(format)
+        self.options(**options)
+        self._check_format("load")
+        if path is None:
+            raise ValueError("DataFrameReader.load needs the table's path")
+        return self._session._query(f"SELECT * FROM {path_ref(path)}{self._travel()}")
+
+    def table(self, tableName):
+        travel = self._travel()
+        view = self._session._view_sql(tableName)
+        if view is not None:
+            if travel:
+                raise AnalysisException(f"{tableName} is a temporary view; time travel needs a Delta table")
+            return self._session._query(view)
+        return self._session._query(f"SELECT * FROM {_sql.quote_name(tableName)}{travel}")
+
+    def _file_format(name):
+        def f(self, *args, **kwargs):
+            raise NotImplementedError(f"DataFrameReader.{name}: deltalite.spark reads Delta tables only "
+                                      f"(spark.read.format('delta').load(path) or .table(name))")
+
+        f.__name__ = name
+        return f
+
+    parquet = _file_format("parquet")
+    csv = _file_format("csv")
+    json = _file_format("json")
+    text = _file_format("text")
+    orc = _file_format("orc")
+    jdbc = _file_format("jdbc")
+
+
+class DataFrameWriter:
+    _OPTIONS = ("mergeSchema", "overwriteSchema", "partitionOverwriteMode")
+    _MODES = {"append": "append", "overwrite": "overwrite", "error": "error", "errorifexists": "error",
+              "default": "error", "ignore": "ignore"}
+
+    def __init__(self, df):
+        self._df = df
+        self._mode = "error"
+        self._format = None
+        self._options = {}
+        self._partition_by = []
+
+    def format(self, source):
+        self._format = _format(source, "DataFrameWriter")
+        return self
+
+    def mode(self, saveMode):
+        if saveMode is None:
+            return self
+        mode = self._MODES.get(str(saveMode).lower())
+        if mode is None:
+            raise ValueError(f"unknown save mode {saveMode!r}; Spark's are append, overwrite, error, "
+                             f"errorifexists, ignore")
+        self._mode = mode
+        return self
+
+    def option(self, key, value):
+        for known in self._OPTIONS:
+            if key.lower() == known.lower():
+                self._options[known] = _option_value(value)
+                return self
+        if key.lower() == "replacewhere":
+            raise NotImplementedError("DataFrameWriter.option('replaceWhere'): the engine does not do INSERT ... "
+                                      "REPLACE WHERE yet; DELETE the rows, then append")
+        raise NotImplementedError(f"DataFrameWriter.option({key!r}): deltalite.spark's Delta writer takes "
+                                  f"{', '.join(self._OPTIONS)}; other options would be ignored")
+
+    def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def partitionBy(self, *cols):
+        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+            cols = tuple(cols[0])
+        self._partition_by = list(cols)
+        return self
+
+    def bucketBy(self, *args, **kwargs):
+        raise NotImplementedError("DataFrameWriter.bucketBy: Delta tables have no buckets (Spark refuses it too)")
+
+    def sortBy(self, *args, **kwargs):
+        raise NotImplementedError("DataFrameWriter.sortBy: Delta tables have no buckets to sort (Spark refuses it too)")
+
+    def clusterBy(self, *args, **kwargs):
+        raise NotImplementedError("DataFrameWriter.clusterBy: liquid clustering is not in deltalite")
+
+    def _check(self, what):
+        if self._format is None:
+            raise NotImplementedError(f"DataFrameWriter.{what} without format('delta'): Spark's default format is "
+                                      f"Parquet files; add .format('delta')")
+        if self._options.get("mergeSchema") == "true" and self._options.get("overwriteSchema") == "true":
+            raise AnalysisException("options mergeSchema and overwriteSchema cannot both be true")
+        for k in ("mergeSchema", "overwriteSchema"):
+            if self._options.get(k, "false") not in ("true", "false"):
+                raise ValueError(f"option {k} must be true or false, not {self._options[k]!r}")
+
+    def save(self, path=None, format=None, mode=None, partitionBy=None, **options):
+        if format is not None:
+            self.format(format)
+        self.mode(mode)
+        if partitionBy is not None:
+            self.partitionBy(partitionBy)
+        self.options(**options)
+        self._check("save")
+        if path is None:
+            raise ValueError("DataFrameWriter.save needs the table's path")
+        self._write(path_ref(path), by_path=True)
+
+    def saveAsTable(self, name, format=None, mode=None, partitionBy=None, **options):
+        if format is not None:
+            self.format(format)
+        self.mode(mode)
+        if partitionBy is not None:
+            self.partitionBy(partitionBy)
+        self.options(**options)
+        self._check("saveAsTable")
+        if self._df._session._view_sql(name) is not None:
+            raise AnalysisException(f"{name} is a temporary view; saveAsTable writes tables")
+        self._write(_sql.quote_name(name), by_path=False)
+
+    def insertInto(self, tableName, overwrite=None):
+        self._check("insertInto")
+        target = _sql.quote_name(tableName)
+        verb = "INSERT OVERWRITE" if (overwrite or self._mode == "overwrite") else "INSERT INTO"
+        self._df._session._run(f"{verb} {target}{self._with()} SELECT * FROM {self._df._from()}")
+
+    def _with(self, *keys):
+        opts = [(k, v) for k, v in self._options.items() if k in (keys or ("mergeSchema", "partitionOverwriteMode"))]
+        if not opts:
+            return ""
+        return " WITH (" + ", ".join(f"{_sql.string_literal(k)} = {_sql.string_literal(v)}" for k, v in opts) + ")"
+
+    def _create(self, verb, target):
+        parts = ""
+        if self._partition_by:
+            parts = " PARTITIONED BY (" + ", ".join(_sql.quote_ident(c) for c in self._partition_by) + ")"
+        self._df._session._run(f"{verb} {target}{parts} AS SELECT * FROM {self._df._from()}")
+
+    def _write(self, target, by_path):
+        session = self._df._session
+        detail = session._detail(target)
+        if detail is None:  # a new table
+            if self._mode == "overwrite" and not by_path:
+                return self._create("CREATE OR REPLACE TABLE", target)
+            return self._create("CREATE TABLE", target)
+        if self._mode == "ignore":
+            return None
+        if self._mode == "error":
+            raise AnalysisException(f"[DELTA_TABLE_ALREADY_EXISTS] {target} already exists; write with "
+                                    f"mode('append') or mode('overwrite')")
+        if self._mode == "overwrite" and (not by_path or self._options.get("overwriteSchema") == "true"):
+            # saveAsTable's overwrite replaces the table (Spark's CREATE OR REPLACE TABLE AS SELECT)
+            return self._create("CREATE OR REPLACE TABLE", target)
+        self._check_partitions(target, detail)
+        verb = "INSERT OVERWRITE" if self._mode == "overwrite" else "INSERT INTO"
+        session._run(f"{verb} {target}{self._with()} BY NAME SELECT * FROM {self._df._from()}")
+        return None
+
+    def _check_partitions(self, target, detail):
+        have = list(detail.get("partitionColumns") or [])
+        if self._partition_by and [c.lower() for c in self._partition_by] != [c.lower() for c in have]:
+            raise AnalysisException(
+                f"[DELTA_PARTITION_COLUMNS_MISMATCH] partitionBy({', '.join(self._partition_by)}) does not match the "
+                f"partition columns of {target} ({', '.join(have) or 'none'}); leave partitionBy out, or "
+                f"overwrite with option('overwriteSchema', 'true') to change them")

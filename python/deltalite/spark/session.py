@@ -1,0 +1,313 @@
+"""SparkSession over a deltalite connection: the builder, spark.sql, spark.read,
+spark.createDataFrame, spark.table, spark.conf. One warehouse folder per session (Spark's
+spark.sql.warehouse.dir, ./spark-warehouse by default), holding tables as Spark lays them out."""
+
+import itertools
+import os
+import re
+import threading
+
+from . import _sql, _views
+from .dataframe import DataFrame, _rows
+from .errors import AnalysisException, from_engine
+from .readwriter import DataFrameReader
+from .types import schema_from_arrow
+
+# Settings the engine acts on (src/sql/sql_session.c's known_settings): set there, read back.
+ENGINE_SETTINGS = {
+    "spark.sql.ansi.enabled", "spark.sql.storeAssignmentPolicy", "spark.sql.session.timeZone",
+    "spark.databricks.delta.retentionDurationCheck.enabled", "spark.sql.shuffle.partitions",
+    "spark.databricks.delta.schema.autoMerge.enabled", "spark.sql.caseSensitive",
+    "spark.databricks.delta.optimize.minFileSize", "spark.databricks.delta.optimize.maxFileSize",
+    "spark.databricks.delta.optimize.maxDeletedRowsRatio", "spark.sql.sources.partitionOverwriteMode",
+    "spark.databricks.delta.allowArbitraryProperties.enabled", "spark.databricks.delta.vacuum.logging.enabled",
+    "spark.sql.files.maxRecordsPerFile", "parquet.block.size", "parquet.page.size", "parquet.page.row.count.limit",
+}
+WAREHOUSE_KEY = "spark.sql.warehouse.dir"
+# Settings that tune a JVM or a cluster and cannot change what a script computes: kept, unused.
+_HARMLESS = re.compile(
+    r"^(spark\.app\.name|spark\.master|spark\.submit\.\S+|spark\.ui\.\S+|spark\.driver\.\S+|spark\.executor\.\S+"
+    r"|spark\.jars(\.\S+)?|spark\.files|spark\.pyspark\.\S+|spark\.default\.parallelism|spark\.serializer(\.\S+)?"
+    r"|spark\.kryo\S*|spark\.memory\.\S+|spark\.cores\.max|spark\.local\.dir|spark\.network\.timeout"
+    r"|spark\.eventLog\.\S+|spark\.log\.level|spark\.dynamicAllocation\.\S+|spark\.sql\.adaptive\.\S+"
+    r"|spark\.sql\.codegen\.\S+|spark\.sql\.execution\.arrow\.\S+|spark\.sql\.autoBroadcastJoinThreshold"
+    r"|spark\.sql\.broadcastTimeout|spark\.sql\.files\.maxPartitionBytes|spark\.sql\.files\.openCostInBytes"
+    r"|spark\.databricks\.delta\.snapshotPartitions|spark\.sql\.catalogImplementation"
+    r"|spark\.sql\.execution\.pythonUDF\.\S+|spark\.python\.\S+|spark\.scheduler\.\S+|spark\.task\.\S+)$"
+)
+# Settings Delta requires in PySpark; any other value would mean another engine.
+_REQUIRED = {
+    "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+    "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+}
+_QUERY_START = re.compile(r"^\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*\(*\s*(SELECT|WITH|VALUES|TABLE|FROM)\b", re.I | re.S)
+
+
+def _setting_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def check_setting(key, value):
+    """Where a setting goes: 'engine', 'warehouse', 'kept'; refuses what would be ignored."""
+    if key in ENGINE_SETTINGS:
+        return "engine"
+    if key == WAREHOUSE_KEY:
+        return "warehouse"
+    if key in _REQUIRED:
+        if _REQUIRED[key] not in str(value).split(","):
+            raise NotImplementedError(f"setting {key} = {value!r}: deltalite.spark is Delta's engine; the value "
+                                      f"must be (or list) {_REQUIRED[key]}")
+        return "kept"
+    if _HARMLESS.match(key):
+        return "kept"
+    raise NotImplementedError(
+        f"setting {key} = {value!r} is not one deltalite.spark acts on; it would be ignored, so it is refused. "
+        f"Settings the engine acts on: {', '.join(sorted(ENGINE_SETTINGS))} (docs/pyspark.md)")
+
+
+class RuntimeConfig:
+    """spark.conf: the engine's settings go to the engine (checked there, with Spark's errors)."""
+
+    def __init__(self, session):
+        self._session = session
+
+    def set(self, key, value):
+        where = check_setting(key, value)
+        if where == "warehouse":
+            if os.path.abspath(str(value)) != self._session._warehouse:
+                raise AnalysisException(f"[CANNOT_MODIFY_CONFIG] {WAREHOUSE_KEY} is fixed when the session starts "
+                                        f"({self._session._warehouse}); stop the session and build a new one")
+            return
+        if where == "engine":
+            self._session._run(f"SET {key} = {_setting_text(value)}")
+        self._session._kept[key] = _setting_text(value)
+
+    def get(self, key, default=None):
+        if key == WAREHOUSE_KEY:
+            return self._session._warehouse
+        if key in ENGINE_SETTINGS:
+            table = self._session._run(f"SET {key}")
+            if table.num_rows and table.num_columns >= 2:
+                return table.column(1)[0].as_py()
+        if key in self._session._kept:
+            return self._session._kept[key]
+        if default is not None:
+            return default
+        raise KeyError(f"[SQL_CONF_NOT_FOUND] the setting {key} is not set")
+
+    def unset(self, key):
+        if key in ENGINE_SETTINGS:
+            self._session._run(f"RESET {key}")
+        self._session._kept.pop(key, None)
+
+    def isModifiable(self, key):
+        return key in ENGINE_SETTINGS
+
+
+class Builder:
+    def __init__(self):
+        self._settings = {}
+
+    def appName(self, name):
+        return self.config("spark.app.name", name)
+
+    def master(self, master):
+        return self.config("spark.master", master)
+
+    def enableHiveSupport(self):
+        return self  # the warehouse is laid out as Hive's managed tables are (schema.db/table)
+
+    def remote(self, url):
+        raise NotImplementedError("SparkSession.builder.remote: deltalite.spark runs in this process; there is no "
+                                  "Spark Connect server")
+
+    def config(self, key=None, value=None, conf=None, map=None):
+        pairs = []
+        if conf is not None:
+            pairs += list(conf.getAll())
+        if map is not None:
+            pairs += list(map.items())
+        if key is not None:
+            pairs.append((key, value))
+        for k, v in pairs:
+            check_setting(k, v)
+            self._settings[k] = v
+        return self
+
+    def getOrCreate(self):
+        with SparkSession._lock:
+            session = SparkSession._active
+            if session is None:
+                session = SparkSession(self._settings)
+                SparkSession._active = session
+                return session
+            for k, v in self._settings.items():
+                session.conf.set(k, v)
+            return session
+
+    def create(self):
+        return SparkSession(self._settings)
+
+
+class _BuilderDescriptor:
+    def __get__(self, obj, owner):
+        return Builder()
+
+
+class SparkSession:
+    """A session over one warehouse folder."""
+
+    builder = _BuilderDescriptor()
+    _active = None
+    _lock = threading.RLock()
+
+    def __init__(self, settings=None):
+        import deltalite
+
+        settings = dict(settings or {})
+        self._warehouse = os.path.abspath(str(settings.pop(WAREHOUSE_KEY, "spark-warehouse")))
+        os.makedirs(self._warehouse, exist_ok=True)
+        self._con = deltalite.connect(self._warehouse)
+        self._aliases = itertools.count(1)
+        self._views = {}
+        self._kept = {}
+        self.conf = RuntimeConfig(self)
+        for k, v in settings.items():
+            self.conf.set(k, v)
+
+    # ---- running SQL -------------------------------------------------------------------------
+
+    def _run(self, sql, schema_only=False):
+        """The rows of one statement as a pyarrow Table (schema_only: the query's pyarrow
+        Schema, its rows not read); the engine's errors as PySpark's."""
+        if self._con is None:
+            raise AnalysisException("this SparkSession was stopped; build a new one with SparkSession.builder.getOrCreate()")
+        try:
+            relation = self._con.sql(sql)
+            if not schema_only:
+                return relation.arrow()
+            reader = relation.record_batch_reader()
+            try:
+                return reader.schema
+            finally:
+                reader.close()
+        except Exception as e:
+            if type(e).__module__.startswith("deltalite."):
+                raise from_engine(e) from e
+            raise
+
+    def _next_alias(self):
+        return f"_dl{next(self._aliases)}"
+
+    def _query(self, sql):
+        """A DataFrame of a query, its columns resolved now (Spark analyses eagerly, so a bad
+        table, version or column fails here)."""
+        df = DataFrame(self, sql)
+        df._arrow_schema_cache = self._run(sql, schema_only=True)
+        return df
+
+    def _local(self, table):
+        """A DataFrame of rows already here (a command's result)."""
+        names = table.column_names
+        types = [f.dataType.simpleString().upper() for f in schema_from_arrow(table.schema)]
+        rows = [tuple(r) for r in _rows(table, is_local_time=False)]
+        return DataFrame(self, _sql.values_relation(names, types, rows), local=table)
+
+    def _detail(self, target):
+        """DESCRIBE DETAIL of a table as a dict, or None when there is no table there."""
+        try:
+            table = self._run(f"DESCRIBE DETAIL {target}")
+        except AnalysisException as e:
+            text = str(e)
+            if re.search(r"not found|does not exist|no Delta table|not a Delta table|no such", text, re.I):
+                return None
+            raise
+        return table.to_pylist()[0] if table.num_rows else None
+
+    def sql(self, sqlQuery, args=None, **kwargs):
+        if args or kwargs:
+            raise NotImplementedError("spark.sql with args (parameter markers) is not in deltalite.spark's subset yet; "
+                                      "put the values in the SQL text")
+        text = _views.substitute(sqlQuery.strip().rstrip(";"), self._views)
+        if _QUERY_START.match(text):
+            return self._query(text)
+        return self._local(self._run(text))
+
+    # ---- views -------------------------------------------------------------------------------
+
+    def _register_view(self, name, df, replace):
+        key = name.lower()
+        if "." in name:
+            raise AnalysisException(f"a temporary view's name cannot be qualified: {name}")
+        if not replace and key in self._views:
+            raise AnalysisException(f"[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view `{name}` "
+                                    f"because it already exists; use createOrReplaceTempView")
+        self._views[key] = df._sql_text
+
+    def _view_sql(self, name):
+        return self._views.get(name.lower()) if "." not in name else None
+
+    # ---- the rest of the session -------------------------------------------------------------
+
+    @property
+    def read(self):
+        return DataFrameReader(self)
+
+    def table(self, tableName):
+        return self.read.table(tableName)
+
+    def createDataFrame(self, data, schema=None, samplingRatio=None, verifySchema=True):
+        from ._create import create_dataframe
+
+        return create_dataframe(self, data, schema)
+
+    def range(self, start, end=None, step=1, numPartitions=None):
+        if end is None:
+            start, end = 0, start
+        return self._query(f"SELECT id FROM range({int(start)}, {int(end)}, {int(step)})")
+
+    @property
+    def catalog(self):
+        from ._catalog import Catalog
+
+        return Catalog(self)
+
+    @property
+    def version(self):
+        return "4.0.0"
+
+    def newSession(self):
+        raise NotImplementedError("SparkSession.newSession is not in deltalite.spark's subset")
+
+    @property
+    def sparkContext(self):
+        raise NotImplementedError("SparkSession.sparkContext: there is no SparkContext without a JVM")
+
+    def stop(self):
+        with SparkSession._lock:
+            if self._con is not None:
+                close = getattr(self._con, "close", None)
+                if close is not None:
+                    close()
+                self._con = None
+            if SparkSession._active is self:
+                SparkSession._active = None
+
+    @classmethod
+    def getActiveSession(cls):
+        return cls._active
+
+    @classmethod
+    def active(cls):
+        if cls._active is None:
+            raise AnalysisException("no active SparkSession; build one with SparkSession.builder.getOrCreate()")
+        return cls._active
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
