@@ -42,7 +42,7 @@ def show_string(names, cells, n, truncate, vertical):
             out.append(sep)
     out.append(sep)
     if has_more:
-        out.append(f"only showing top {n} {'row' if n == 1 else 'rows'}\n")
+        out.append(f"only showing top {n} {'row' if n == 1 else 'rows'}")
     return "".join(out)
 
 
@@ -53,11 +53,11 @@ def _vertical(rows, n, has_more):
     out = []
     for i, r in enumerate(data):
         head = f"-RECORD {i}"
-        out.append(head + "-" * max(0, name_w + data_w + 3 - len(head)) + "\n")
+        out.append(head + "-" * max(0, name_w + data_w + 5 - len(head)) + "\n")
         for h, c in zip(header, r):
-            out.append(_pad(h, name_w, False) + " | " + _pad(c, data_w, False) + "\n")
+            out.append(" " + _pad(h, name_w, False) + " | " + _pad(c, data_w, False) + " \n")
     if not data:
         out.append("(0 rows)\n")
     if has_more:
-        out.append(f"only showing top {n} {'row' if n == 1 else 'rows'}\n")
+        out.append(f"only showing top {n} {'row' if n == 1 else 'rows'}")
     return "".join(out)

@@ -70,30 +70,52 @@ def _condition(cond):
 
 
 class DataFrame:
-    def __init__(self, session, sql, alias=None, local=None):
+    def __init__(self, session, sql, alias=None, local=None, name=None, core=None, is_join=False):
         self._session = session
         self._sql_text = sql
         self._alias = alias
         self._local = local  # a pyarrow Table when the rows came from Python or a command
         # The name the query has inside the next one: df.x and df['x'] are qualified by it, so
         # that df1.join(df2, df1.id == df2.id) says which id.
-        self._name = alias or session._next_alias()
+        self._name = name or alias or session._next_alias()
+        # (FROM clause, [conditions]) of a filter or a join: the next select, filter, groupBy
+        # or join reads that FROM clause itself, so the names of the relations inside it
+        # (df aliases, p.name after a join) stay in scope, as in Spark.
+        self._core = core
+        self._is_join = is_join
         self._arrow_schema_cache = local.schema if local is not None else None
 
     # ---- the query ---------------------------------------------------------------------------
 
     def _from(self):
+        """This DataFrame as one relation of a FROM clause."""
         if self._sql_text is None:
             raise NotImplementedError("this DataFrame has no columns (the statement returned nothing), so it "
                                       "cannot be queried further")
         return f"({self._sql_text}) AS {_sql.quote_ident(self._name)}"
 
+    def _source(self):
+        """What follows FROM in a query over this DataFrame: its filter's or join's own FROM
+        and WHERE, or the DataFrame as one relation."""
+        if self._core is None:
+            return self._from()
+        from_clause, conditions = self._core
+        return from_clause + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+
     def _derive(self, sql, keep_alias=False):
-        return DataFrame(self._session, sql, self._alias if keep_alias else None)
+        if keep_alias:
+            return DataFrame(self._session, sql, self._alias, name=self._name)
+        return DataFrame(self._session, sql)
+
+    def _with_core(self, from_clause, conditions, is_join=False):
+        sql = f"SELECT * FROM {from_clause}" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+        if is_join:
+            return DataFrame(self._session, sql, core=(from_clause, conditions), is_join=True)
+        return DataFrame(self._session, sql, self._alias, name=self._name, core=(from_clause, conditions))
 
     def _arrow_schema(self):
         if self._arrow_schema_cache is None:
-            self._arrow_schema_cache = self._session._run(f"SELECT * FROM {self._from()} LIMIT 0").schema
+            self._arrow_schema_cache = self._session._run(self._sql_text, schema_only=True)
         return self._arrow_schema_cache
 
     def _arrow(self):
@@ -138,10 +160,13 @@ class DataFrame:
                              f"{', '.join(self.columns)})")
 
     def _column(self, name):
+        if self._is_join:  # the relations inside a join have their own names
+            return Column(name_sql(name))
         return Column(_sql.quote_ident(self._name) + "." + name_sql(name))
 
     def alias(self, alias):
-        return DataFrame(self._session, self._sql_text, alias, self._local)
+        df = DataFrame(self._session, self._sql_text, alias, self._local)
+        return df
 
     # ---- transformations ---------------------------------------------------------------------
 
@@ -149,14 +174,19 @@ class DataFrame:
         cols = _names_arg(cols)
         if not cols:
             raise ValueError("select needs at least one column")
-        return self._derive(f"SELECT {', '.join(_select_item(c) for c in cols)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(_select_item(c) for c in cols)} FROM {self._source()}")
 
     def selectExpr(self, *exprs):
         exprs = _names_arg(exprs)
-        return self._derive(f"SELECT {', '.join(exprs)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(exprs)} FROM {self._source()}")
 
     def filter(self, condition):
-        return self._derive(f"SELECT * FROM {self._from()} WHERE {_condition(condition)}", keep_alias=True)
+        if self._core is not None:
+            from_clause, conditions = self._core
+            df = self._with_core(from_clause, conditions + [_condition(condition)], self._is_join)
+            df._alias, df._name = self._alias, self._name
+            return df
+        return self._with_core(self._from(), [_condition(condition)])
 
     where = filter
 
@@ -173,7 +203,7 @@ class DataFrame:
             elif key is None:
                 items.append(_sql.quote_ident(name))
         items += [mapping[k] for k in mapping if k not in done]
-        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._source()}")
 
     def withColumn(self, colName, col):
         if not isinstance(col, Column):
@@ -188,7 +218,7 @@ class DataFrame:
     def withColumnRenamed(self, existing, new):
         items = [f"{_sql.quote_ident(n)} AS {_sql.quote_ident(new)}" if n.lower() == existing.lower()
                  else _sql.quote_ident(n) for n in self.columns]
-        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._source()}")
 
     def withColumnsRenamed(self, colsMap):
         df = self
@@ -206,7 +236,7 @@ class DataFrame:
         keep = [n for n in self.columns if n.lower() not in names]
         if not keep:
             raise NotImplementedError("dropping every column leaves a DataFrame with no columns, which the engine cannot hold")
-        return self._derive(f"SELECT {', '.join(_sql.quote_ident(n) for n in keep)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(_sql.quote_ident(n) for n in keep)} FROM {self._source()}")
 
     def groupBy(self, *cols):
         return GroupedData(self, _names_arg(cols))
@@ -231,15 +261,15 @@ class DataFrame:
             if not asc and c._sort is None:
                 c = c.desc()
             items.append(c._order_sql())
-        return self._derive(f"SELECT * FROM {self._from()} ORDER BY {', '.join(items)}", keep_alias=True)
+        return self._derive(f"SELECT * FROM {self._source()} ORDER BY {', '.join(items)}", keep_alias=True)
 
     sort = orderBy
 
     def limit(self, num):
-        return self._derive(f"SELECT * FROM {self._from()} LIMIT {int(num)}", keep_alias=True)
+        return self._derive(f"SELECT * FROM {self._source()} LIMIT {int(num)}", keep_alias=True)
 
     def distinct(self):
-        return self._derive(f"SELECT DISTINCT * FROM {self._from()}")
+        return self._derive(f"SELECT DISTINCT * FROM {self._source()}")
 
     def dropDuplicates(self, subset=None):
         if subset:
@@ -296,25 +326,28 @@ class DataFrame:
         kind = _JOIN_TYPES.get((how or "inner").lower().replace(" ", ""))
         if kind is None:
             raise ValueError(f"unknown join type {how!r}; Spark's are {', '.join(sorted(_JOIN_TYPES))}")
-        left, right = self._from(), other._from()
+        # A join's left side that is itself a join continues its FROM clause (its relations'
+        # names stay in scope); anything else joins as one relation.
+        left = self._core[0] if self._is_join and not self._core[1] else self._from()
+        right = other._from()
         if on is None:
-            sql = f"SELECT * FROM {left} {'CROSS JOIN' if kind == 'INNER JOIN' else kind} {right}"
+            clause = f"{left} {'CROSS JOIN' if kind == 'INNER JOIN' else kind} {right}"
         elif isinstance(on, str) or (isinstance(on, (list, tuple)) and all(isinstance(x, str) for x in on)):
             names = [on] if isinstance(on, str) else list(on)
-            sql = f"SELECT * FROM {left} {kind} {right} USING ({', '.join(_sql.quote_ident(n) for n in names)})"
+            clause = f"{left} {kind} {right} USING ({', '.join(_sql.quote_ident(n) for n in names)})"
         else:
             conds = on if isinstance(on, (list, tuple)) else [on]
-            sql = f"SELECT * FROM {left} {kind} {right} ON {' AND '.join(_condition(c) for c in conds)}"
-        return self._derive(sql)
+            clause = f"{left} {kind} {right} ON {' AND '.join(_condition(c) for c in conds)}"
+        return self._with_core(clause, [], is_join=True)
 
     def crossJoin(self, other):
-        return self._derive(f"SELECT * FROM {self._from()} CROSS JOIN {other._from()}")
+        return self.join(other, None, "cross")
 
     def toDF(self, *names):
         if len(names) != len(self.columns):
             raise ValueError(f"toDF: {len(names)} names for {len(self.columns)} columns")
         items = [f"{_sql.quote_ident(o)} AS {_sql.quote_ident(n)}" for o, n in zip(self.columns, names)]
-        return self._derive(f"SELECT {', '.join(items)} FROM {self._from()}")
+        return self._derive(f"SELECT {', '.join(items)} FROM {self._source()}")
 
     # ---- actions -----------------------------------------------------------------------------
 
@@ -342,10 +375,10 @@ class DataFrame:
     def count(self):
         if self._local is not None:
             return self._local.num_rows
-        return self._session._run(f"SELECT count(*) AS c FROM {self._from()}").column(0)[0].as_py()
+        return self._session._run(f"SELECT count(*) AS c FROM {self._source()}").column(0)[0].as_py()
 
     def show(self, n=20, truncate=True, vertical=False):
-        print(self._show_string(n, truncate, vertical), end="")
+        print(self._show_string(n, truncate, vertical))
 
     def _show_string(self, n=20, truncate=True, vertical=False):
         names = self.columns
@@ -353,10 +386,10 @@ class DataFrame:
             return show_string([], [], n, truncate, vertical)
         if len({x.lower() for x in names}) == len(names):
             casts = ", ".join(f"CAST({_sql.quote_ident(x)} AS STRING) AS {_sql.quote_ident(x)}" for x in names)
-            table = self._session._run(f"SELECT {casts} FROM {self._from()} LIMIT {int(n) + 1}")
+            table = self._session._run(f"SELECT {casts} FROM {self._source()} LIMIT {int(n) + 1}")
             cells = [list(r.values()) for r in table.to_pylist()]
         else:  # duplicate names (a join without USING) cannot be cast by name
-            table = self._session._run(f"SELECT * FROM {self._from()} LIMIT {int(n) + 1}")
+            table = self._session._run(f"SELECT * FROM {self._source()} LIMIT {int(n) + 1}")
             cells = [[None if v is None else str(v) for v in r] for r in _rows(table)]
         return show_string(names, cells, n, truncate, vertical)
 
@@ -416,11 +449,9 @@ class GroupedData:
         keys = [_col_or_name(k) for k in self._keys]
         items = ", ".join([_select_item(k) for k in self._keys] + [e._select_sql() for e in exprs])
         group = f" GROUP BY {', '.join(keys)}" if keys else ""
-        return self._df._derive(f"SELECT {items} FROM {self._df._from()}{group}")
+        return self._df._derive(f"SELECT {items} FROM {self._df._source()}{group}")
 
     def count(self):
-        if self._local is not None:
-            return self._local.num_rows
         return self.agg(Column("count(*)", alias="count"))
 
     def _each(self, fn, cols):
