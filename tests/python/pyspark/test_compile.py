@@ -1,0 +1,287 @@
+"""Unit tests of deltalite.spark: the SQL it writes (names, literals, views), what it refuses
+and how, and each API call's effect on a table."""
+
+import datetime as dt
+import decimal
+
+import pytest
+
+from deltalite.spark import AnalysisException, ParseException, Row, SparkSession
+from deltalite.spark import _sql, _views
+from deltalite.spark import functions as F
+from deltalite.spark.tables import DeltaTable
+from deltalite.spark.types import (ArrayType, DecimalType, IntegerType, LongType, StringType, StructField,
+                                   StructType, parse_ddl_schema, parse_type)
+
+
+# ---- SQL text --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value, sql", [
+    (None, "NULL"), (True, "true"), (7, "7"), (2**31, "2147483648L"), (2.5, "2.5D"), (1e20, "1e+20D"),
+    ("it's a \\ b", "'it\\'s a \\\\ b'"), (decimal.Decimal("12.50"), "CAST('12.50' AS DECIMAL(4,2))"),
+    (dt.date(2024, 1, 2), "DATE'2024-01-02'"), (dt.datetime(2024, 1, 2, 3, 4, 5), "TIMESTAMP'2024-01-02 03:04:05'"),
+    (dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.timezone(dt.timedelta(hours=2))), "TIMESTAMP'2024-01-02 01:04:05+00:00'"),
+    (b"\x01\xff", "X'01FF'"), ([1, 2], "array(1, 2)"), ({"a": 1}, "map('a', 1)"),
+    (float("nan"), "CAST('NaN' AS DOUBLE)"), (float("-inf"), "CAST('-Infinity' AS DOUBLE)"),
+])
+def test_literals(value, sql):
+    assert _sql.literal(value) == sql
+
+
+def test_literals_refuse_what_spark_cannot_hold():
+    with pytest.raises(OverflowError, match="BIGINT"):
+        _sql.literal(2**64)
+    with pytest.raises(TypeError, match="object"):
+        _sql.literal(object())
+
+
+def test_literals_round_trip_through_the_engine(spark):
+    values = [7, 2**40, 2.5, "it's \\ ok", decimal.Decimal("12.50"), dt.date(2024, 1, 2), b"\x01\xff", True, None]
+    row = spark.sql("SELECT " + ", ".join(f"{_sql.literal(v)} AS c{i}" for i, v in enumerate(values))).collect()[0]
+    assert list(row) == values
+
+
+def test_names():
+    assert _sql.split_name("a.b") == ["a", "b"]
+    assert _sql.split_name("`x.y`.z") == ["x.y", "z"]
+    assert _sql.quote_name("s.`t``q`") == "`s`.`t``q`"
+    assert F.col("t.*")._sql == "`t`.*"
+    with pytest.raises(ValueError, match="not closed"):
+        _sql.split_name("`a")
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT * FROM v", "SELECT * FROM (Q) AS v"),
+    ("SELECT * FROM v AS x JOIN w ON x.a = w.a", "SELECT * FROM (Q) AS x JOIN w ON x.a = w.a"),
+    ("SELECT * FROM t, v WHERE t.a = v.a", "SELECT * FROM t, (Q) AS v WHERE t.a = v.a"),
+    ("MERGE INTO t USING v s ON t.a = s.a WHEN MATCHED THEN DELETE", "MERGE INTO t USING (Q) s ON t.a = s.a WHEN MATCHED THEN DELETE"),
+    ("SELECT 'v', v.a FROM s.v", "SELECT 'v', v.a FROM s.v"),
+    ("SELECT * FROM `V` -- from v\n", "SELECT * FROM (Q) AS `V` -- from v\n"),
+    ("SELECT a, b FROM x WHERE a IN (SELECT a FROM v)", "SELECT a, b FROM x WHERE a IN (SELECT a FROM (Q) AS v)"),
+])
+def test_view_substitution(sql, expected):
+    assert _views.substitute(sql, {"v": "Q"}) == expected
+
+
+def test_types():
+    assert parse_type("decimal(10, 2)") == DecimalType(10, 2)
+    assert parse_type("array<struct<a:int,b:string>>").simpleString() == "array<struct<a:int,b:string>>"
+    schema = parse_ddl_schema("id BIGINT NOT NULL, tags ARRAY<STRING>, m MAP<STRING, INT>")
+    assert schema.simpleString() == "struct<id:bigint,tags:array<string>,m:map<string,int>>"
+    assert schema["id"].nullable is False
+    with pytest.raises(ValueError, match="unknown type"):
+        parse_type("integr")
+
+
+def test_row():
+    r = Row(a=1, b="x")
+    assert r.a == 1 and r["b"] == "x" and r[0] == 1 and r.asDict() == {"a": 1, "b": "x"}
+    assert repr(r) == "Row(a=1, b='x')" and r == (1, "x") and "a" in r
+    Person = Row("name", "age")
+    assert Person("Ann", 3).age == 3
+    with pytest.raises(AttributeError):
+        r.c
+
+
+def test_columns_compile():
+    c = (F.col("a") + 1) * F.lit(2.0)
+    assert c._sql == "((`a` + 1) * 2.0D)"
+    assert F.when(F.col("a") > 1, "x").otherwise("y")._sql == "CASE WHEN (`a` > 1) THEN 'x' ELSE 'y' END"
+    assert F.col("s").getField("f")._sql == "`s`.`f`"
+    with pytest.raises(ValueError, match="Cannot convert column into bool"):
+        bool(F.col("a") == 1)
+    with pytest.raises(TypeError, match="otherwise"):
+        F.col("a").otherwise(1)
+
+
+# ---- what is refused, and how -----------------------------------------------------------------
+
+
+def test_outside_the_subset_names_the_call(spark):
+    df = spark.createDataFrame([(1,)], ["a"])
+    for call, name in [(lambda: df.rdd, "DataFrame.rdd"), (lambda: df.cache(), "DataFrame.cache"),
+                       (lambda: F.udf(len), "functions.udf"), (lambda: F.no_such_function, "functions.no_such_function"),
+                       (lambda: spark.read.parquet("x"), "DataFrameReader.parquet"),
+                       (lambda: spark.read.format("delta").option("mergeSchema", "true"), "DataFrameReader.option"),
+                       (lambda: df.write.format("delta").option("replaceWhere", "a = 1"), "replaceWhere"),
+                       (lambda: df.write.format("parquet"), "DataFrameWriter.format"),
+                       (lambda: F.col("a").over(None), "Column.over"),
+                       (lambda: spark.sparkContext, "sparkContext"),
+                       (lambda: df.dropDuplicates(["a"]), "dropDuplicates")]:
+        with pytest.raises(NotImplementedError, match=name):
+            call()
+
+
+def test_settings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NotImplementedError, match="spark.databricks.delta.properties.defaults.enableChangeDataFeed"):
+        SparkSession.builder.config("spark.databricks.delta.properties.defaults.enableChangeDataFeed", "true")
+    with pytest.raises(NotImplementedError, match="DeltaSparkSessionExtension"):
+        SparkSession.builder.config("spark.sql.extensions", "com.example.Other")
+    spark = (SparkSession.builder.appName("t").master("local[*]")
+             .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+             .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+             .config("spark.driver.memory", "1g").config("spark.sql.session.timeZone", "America/New_York")
+             .getOrCreate())
+    try:
+        assert spark.conf.get("spark.sql.session.timeZone") == "America/New_York"
+        assert spark.conf.get("spark.app.name") == "t"
+        assert spark.conf.get("spark.sql.warehouse.dir") == str(tmp_path / "spark-warehouse")
+        spark.conf.set("spark.sql.shuffle.partitions", 8)
+        assert spark.conf.get("spark.sql.shuffle.partitions") == "8"
+        with pytest.raises(AnalysisException, match="INVALID_CONF_VALUE"):
+            spark.conf.set("spark.sql.shuffle.partitions", "-1")
+        with pytest.raises(NotImplementedError, match="would be ignored"):
+            spark.conf.set("spark.sql.legacy.timeParserPolicy", "LEGACY")
+        assert SparkSession.builder.getOrCreate() is spark
+    finally:
+        spark.stop()
+    assert SparkSession.getActiveSession() is None
+
+
+def test_errors_at_the_call_that_causes_them(spark):
+    with pytest.raises(ParseException, match="syntax error"):
+        spark.sql("SELEC 1")
+    with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN") as e:
+        spark.sql("SELECT nope FROM VALUES (1) AS t(a)")
+    assert "SELECT nope FROM" in str(e.value)  # the caret points into the user's own text
+    with pytest.raises(AnalysisException, match="does not exist|not found"):
+        spark.read.format("delta").load("no/such/table")
+    with pytest.raises(AnalysisException, match="DELTA_MISSING_DELTA_TABLE"):
+        DeltaTable.forPath(spark, "no/such/table")
+    with pytest.raises(AnalysisException, match="both version and timestamp"):
+        spark.read.format("delta").option("versionAsOf", 0).option("timestampAsOf", "2024-01-01").load("x")
+
+
+# ---- createDataFrame ---------------------------------------------------------------------------
+
+
+def test_create_dataframe_forms(spark):
+    assert spark.createDataFrame([Row(a=1, b="x")]).dtypes == [("a", "bigint"), ("b", "string")]
+    assert spark.createDataFrame([{"a": 1.5, "b": None}, {"a": 2.0, "b": "y"}]).collect() == [Row(a=1.5, b=None),
+                                                                                           Row(a=2.0, b="y")]
+    schema = StructType([StructField("id", IntegerType()), StructField("tags", ArrayType(StringType()))])
+    df = spark.createDataFrame([(1, ["a", "b"]), (2, [])], schema)
+    assert df.dtypes == [("id", "int"), ("tags", "array<string>")] and df.collect()[1].tags == []
+    assert spark.createDataFrame([(1, "x")], "id LONG, s STRING").schema == StructType(
+        [StructField("id", LongType()), StructField("s", StringType())])
+    assert spark.createDataFrame([(1,), (2,)]).columns == ["_1"]
+    assert spark.createDataFrame([], "a INT").count() == 0
+
+
+def test_create_dataframe_refusals(spark):
+    with pytest.raises(TypeError, match="two types"):
+        spark.createDataFrame([(1,), ("x",)], ["a"])
+    with pytest.raises(ValueError, match="CANNOT_DETERMINE_TYPE"):
+        spark.createDataFrame([(None,)], ["a"])
+    with pytest.raises(ValueError, match="LENGTH_SHOULD_BE_THE_SAME"):
+        spark.createDataFrame([(1, 2)], "a INT")
+    with pytest.raises(AnalysisException, match="CAST"):
+        spark.createDataFrame([("x",)], "a INT").collect()  # a value is never stored as NULL
+
+
+def test_create_dataframe_from_arrow_and_pandas(spark):
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"a": [1, 2], "b": ["x", None]})
+    assert spark.createDataFrame(table).collect() == [Row(a=1, b="x"), Row(a=2, b=None)]
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1, 2], "f": [0.5, 1.5]})
+    df = spark.createDataFrame(frame)
+    assert df.dtypes == [("a", "bigint"), ("f", "double")]
+    assert df.toPandas().equals(frame)
+
+
+# ---- writes ----------------------------------------------------------------------------------
+
+
+def test_write_modes(spark):
+    df = spark.createDataFrame([(1, "a")], ["id", "s"])
+    df.write.format("delta").save("t")
+    with pytest.raises(AnalysisException, match="already exists"):
+        df.write.format("delta").save("t")
+    df.write.format("delta").mode("ignore").save("t")
+    # append matches columns by name, as Delta's writer does
+    spark.createDataFrame([("b", 2)], ["s", "id"]).write.format("delta").mode("append").save("t")
+    assert sorted(spark.read.format("delta").load("t").collect()) == [Row(id=1, s="a"), Row(id=2, s="b")]
+    spark.createDataFrame([(3, "c")], ["id", "s"]).write.format("delta").mode("overwrite").save("t")
+    assert spark.read.format("delta").load("t").collect() == [Row(id=3, s="c")]
+    ops = [r.operation for r in DeltaTable.forPath(spark, "t").history().collect()]
+    assert ops == ["WRITE", "WRITE", "CREATE TABLE AS SELECT"]
+    with pytest.raises(AnalysisException, match="schema|column"):
+        spark.createDataFrame([(4, "d", 1.0)], ["id", "s", "x"]).write.format("delta").mode("append").save("t")
+    with pytest.raises(NotImplementedError, match="without format"):
+        df.write.save("u")
+
+
+def test_partitions_and_schema_overwrite(spark):
+    df = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "p"])
+    df.write.format("delta").partitionBy("p").save("t")
+    assert DeltaTable.forPath(spark, "t").detail().collect()[0].partitionColumns == ["p"]
+    with pytest.raises(AnalysisException, match="PARTITION_COLUMNS_MISMATCH"):
+        df.write.format("delta").mode("append").partitionBy("id").save("t")
+    spark.createDataFrame([("z",)], ["only"]).write.format("delta").mode("overwrite") \
+        .option("overwriteSchema", "true").save("t")
+    assert spark.read.format("delta").load("t").columns == ["only"]
+    df.write.format("delta").mode("overwrite").saveAsTable("sales")
+    spark.createDataFrame([(9,)], ["n"]).write.format("delta").mode("overwrite").saveAsTable("sales")
+    assert spark.table("sales").collect() == [Row(n=9)]  # saveAsTable's overwrite replaces the table
+
+
+# ---- views, the table API ---------------------------------------------------------------------
+
+
+def test_temp_views(spark):
+    spark.createDataFrame([(1, "new"), (2, "upd")], ["id", "v"]).createOrReplaceTempView("updates")
+    spark.createDataFrame([(2, "old"), (3, "keep")], ["id", "v"]).write.format("delta").saveAsTable("target")
+    assert spark.sql("SELECT count(*) AS n FROM updates").collect()[0].n == 2
+    spark.sql("MERGE INTO target t USING updates u ON t.id = u.id "
+              "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+    assert sorted(spark.table("target").collect()) == [Row(id=1, v="new"), Row(id=2, v="upd"), Row(id=3, v="keep")]
+    assert spark.table("updates").count() == 2
+    with pytest.raises(AnalysisException, match="TEMP_TABLE_OR_VIEW_ALREADY_EXISTS"):
+        spark.createDataFrame([(1,)], ["a"]).createTempView("updates")
+    assert spark.catalog.tableExists("updates") and spark.catalog.tableExists("target")
+    assert not spark.catalog.tableExists("nothing")
+
+
+def test_delta_table_api(spark):
+    spark.createDataFrame([(i, i % 3) for i in range(10)], ["id", "g"]).write.format("delta").save("t")
+    spark.createDataFrame([(50, 0)], ["id", "g"]).write.format("delta").mode("append").save("t")
+    assert DeltaTable.isDeltaTable(spark, "t") and not DeltaTable.isDeltaTable(spark, "u")
+    dt_ = DeltaTable.forPath(spark, "t")
+    dt_.delete(F.col("id") == 0)
+    dt_.update(F.col("g") == 1, {"g": F.lit(10)})
+    source = spark.createDataFrame([(1, 100), (2, 200), (42, 420)], ["id", "g"])
+    (dt_.alias("t").merge(source.alias("s"), "t.id = s.id")
+     .whenMatchedDelete(condition="s.g = 100")
+     .whenMatchedUpdate(set={"g": "s.g + 1"})
+     .whenNotMatchedInsert(values={"id": "s.id", "g": F.col("s.g")})
+     .whenNotMatchedBySourceUpdate(condition="t.id = 9", set={"g": "-1"})
+     .whenNotMatchedBySourceDelete(condition="t.id = 8")
+     .execute())
+    got = {r.id: r.g for r in dt_.toDF().collect()}
+    assert got == {2: 201, 3: 0, 4: 10, 5: 2, 6: 0, 7: 10, 9: -1, 42: 420, 50: 0}
+    assert dt_.detail().collect()[0].numFiles > 1
+    dt_.optimize().executeCompaction()
+    ops = [r.operation for r in dt_.history().collect()]
+    assert ops == ["OPTIMIZE", "MERGE", "UPDATE", "DELETE", "WRITE", "CREATE TABLE AS SELECT"]
+    dt_.vacuum()
+    assert dt_.detail().collect()[0].numFiles == 1
+    with pytest.raises(AnalysisException, match="MERGE_MISSING_WHEN"):
+        dt_.merge(source, "id = id").execute()
+
+
+def test_time_travel_by_datetime(spark):
+    spark.createDataFrame([(1,)], ["a"]).write.format("delta").save("t")
+    when = spark.sql("SELECT timestamp FROM (DESCRIBE HISTORY delta.`t`)").collect()[0].timestamp
+    spark.createDataFrame([(2,)], ["a"]).write.format("delta").mode("append").save("t")
+    assert spark.read.format("delta").option("timestampAsOf", when).load("t").count() == 1
+    assert spark.read.format("delta").option("versionAsOf", "1").load("t").count() == 2
+
+
+def test_print_schema(spark, capsys):
+    spark.createDataFrame([(1, ["x"], {"k": 1.0})], "id INT NOT NULL, tags ARRAY<STRING>, m MAP<STRING, DOUBLE>").printSchema()
+    assert capsys.readouterr().out.splitlines()[:4] == [
+        "root", " |-- id: integer (nullable = true)", " |-- tags: array (nullable = true)",
+        " |    |-- element: string (containsNull = true)"]
