@@ -5,7 +5,7 @@ through spark.sql between them. Each check is what the story says the reader see
 import datetime as dt
 
 import pytest
-from conftest import history_timestamp
+from story_helpers import history_timestamp
 
 # The story's imports, changed:
 #   from pyspark.sql.functions import *   ->  from deltalite.spark.functions import *

@@ -7,7 +7,7 @@ story's, relative to the working directory (the test's folder), as in a Fabric n
 import re
 
 import pytest
-from conftest import history_timestamp
+from story_helpers import history_timestamp
 
 # Changed imports: pyspark.sql.functions -> deltalite.spark.functions,
 # delta.tables -> deltalite.spark.tables.

@@ -4,7 +4,7 @@ SQL cells through spark.sql. The table comes from the course's previous lesson (
 story): CREATE TABLE, then three MERGEs of daily driver files (10 inserted; 5 updated + 5
 inserted; 5 updated + 5 inserted), written here with DeltaTable.merge."""
 
-from conftest import history_timestamp
+from story_helpers import history_timestamp
 
 # Changed import: Databricks' notebook display() comes from deltalite.spark.
 from deltalite.spark import display
