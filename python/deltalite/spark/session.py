@@ -217,11 +217,12 @@ class SparkSession:
 
     def _detail(self, target):
         """DESCRIBE DETAIL of a table as a dict, or None when there is no table there."""
+        from deltalite import NotFoundError
+
         try:
             table = self._run(f"DESCRIBE DETAIL {target}")
         except AnalysisException as e:
-            text = str(e)
-            if re.search(r"not found|does not exist|no Delta table|not a Delta table|no such", text, re.I):
+            if isinstance(e.__cause__, NotFoundError):
                 return None
             raise
         return table.to_pylist()[0] if table.num_rows else None
