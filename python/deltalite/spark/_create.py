@@ -6,16 +6,44 @@ from . import _sql
 from .dataframe import DataFrame
 from .row import Row
 from .types import (DataType, NullType, StructField, StructType, infer_type, merge_types, parse_ddl_schema,
-                    parse_type, schema_from_arrow)
+                    parse_type, schema_from_arrow, to_arrow)
+
+
+# Up to this many values, rows travel inside the statement (VALUES); more go through a Parquet
+# file of the session's (removed when the session stops).
+INLINE_VALUES = 20_000
 
 
 def _from_arrow_table(session, table, schema):
     names = table.column_names
     types = schema_from_arrow(table.schema) if schema is None else _given_schema(schema, names)
     if isinstance(types, list):
-        types = StructType([StructField(n, schema_from_arrow(table.schema)[i].dataType) for i, n in enumerate(types)])
+        if len(types) != len(names):
+            raise ValueError(f"[LENGTH_SHOULD_BE_THE_SAME] createDataFrame: {len(types)} names for {len(names)} columns")
+        table = table.rename_columns(types)
+        types = schema_from_arrow(table.schema)
+    if table.num_rows * max(1, table.num_columns) > INLINE_VALUES:
+        if types.names != table.column_names:
+            raise ValueError(f"createDataFrame: the schema names {types.names} are not the data's {table.column_names}")
+        return _parquet_relation(session, types, table.cast(to_arrow(types)) if schema is not None else table)
     rows = [tuple(r.values()) for r in table.to_pylist()]
     return _relation(session, types, rows)
+
+
+def _parquet_relation(session, struct, table):
+    """A DataFrame reading an Arrow table of Spark types from a Parquet file of the session."""
+    path = session._temp_parquet(table)
+    return DataFrame(session, f"SELECT * FROM read_parquet({_sql.string_literal(path)})")
+
+
+def _python_value(v):
+    if isinstance(v, Row):
+        return {n: _python_value(x) for n, x in zip(v.__fields__, v)} if v.__fields__ else tuple(v)
+    if isinstance(v, dict):
+        return [(k, _python_value(x)) for k, x in v.items()]
+    if isinstance(v, list):
+        return [_python_value(x) for x in v]
+    return v
 
 
 def _given_schema(schema, first_names):
@@ -54,7 +82,16 @@ def _relation(session, struct, rows):
         if isinstance(f.dataType, NullType):
             raise ValueError(f"[CANNOT_DETERMINE_TYPE] createDataFrame: column {f.name!r} holds only None; give a "
                              f"schema with its type")
-    types = [f.dataType.simpleString().upper() for f in struct.fields]
+    if len(rows) * max(1, len(struct.fields)) > INLINE_VALUES:
+        import pyarrow as pa
+
+        try:
+            arrays = [pa.array([_python_value(r[j]) for r in rows], type=to_arrow(f.dataType))
+                      for j, f in enumerate(struct.fields)]
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError) as e:
+            raise ValueError(f"createDataFrame: a value does not fit its column's type: {e}") from e
+        return _parquet_relation(session, struct, pa.Table.from_arrays(arrays, names=struct.names))
+    types = [f.dataType.simpleString() for f in struct.fields]
     return DataFrame(session, _sql.values_relation(struct.names, types, rows))
 
 

@@ -123,7 +123,7 @@ def timestamp_literal(value):
 def typed_literal(value, sql_type):
     """A value as a literal of the given Spark type (CAST around it, so that NULLs, empty
     arrays and maps and integers all take the column's type)."""
-    if isinstance(value, dict) and sql_type.upper().startswith("STRUCT"):
+    if isinstance(value, dict) and sql_type.lower().startswith("struct"):
         inner = ", ".join(f"{string_literal(k)}, {literal(v)}" for k, v in value.items())
         return f"CAST(named_struct({inner}) AS {sql_type})"
     return f"CAST({literal(value)} AS {sql_type})"

@@ -22,6 +22,15 @@ def _col_or_name(value):
     raise TypeError(f"expected a Column or a column name, got {type(value).__name__}: {value!r}")
 
 
+def condition_sql(cond):
+    """SQL of a condition: SQL text (in parentheses) or a Column."""
+    if isinstance(cond, Column):
+        return cond._sql
+    if isinstance(cond, str):
+        return f"({cond})"
+    raise TypeError(f"a condition is SQL text or a Column, not {type(cond).__name__}: {cond!r}")
+
+
 def name_sql(name):
     """A column reference from PySpark's col() spelling: 'a', 'df.a', 's.field', '*', 't.*'."""
     if name == "*":
@@ -122,14 +131,14 @@ class Column:
             data_type = parse_type(data_type)
         if not isinstance(data_type, DataType):
             raise TypeError(f"Column.cast takes a type name or a DataType, not {data_type!r}")
-        return Column(f"CAST({self._sql} AS {data_type.simpleString().upper()})")
+        return Column(f"CAST({self._sql} AS {data_type.simpleString()})")
 
     astype = cast
 
     def try_cast(self, data_type):
         if isinstance(data_type, str):
             data_type = parse_type(data_type)
-        return Column(f"try_cast({self._sql} AS {data_type.simpleString().upper()})")
+        return Column(f"try_cast({self._sql} AS {data_type.simpleString()})")
 
     def isNull(self):
         return Column(f"({self._sql} IS NULL)")
@@ -182,9 +191,7 @@ class Column:
     def __getitem__(self, key):
         if isinstance(key, slice):
             raise NotImplementedError("Column[start:stop] (substr by slice) is not in deltalite.spark's subset; use substr")
-        if isinstance(key, str):
-            return self.getField(key)
-        return self.getItem(key)
+        return self.getItem(key)  # col['k']: a map's value (a struct's field is col.k or getField)
 
     def __getattr__(self, name):
         if name.startswith("_"):

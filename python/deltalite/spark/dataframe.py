@@ -4,8 +4,9 @@ DataFrame over rows already in Python (createDataFrame, a command's result) is a
 relation, so that it joins, filters and merges like any other."""
 
 from . import _sql
+from ._pretty import needs_pretty, pretty
 from ._show import show_string
-from .column import Column, _col_or_name, name_sql
+from .column import Column, _col_or_name, condition_sql, name_sql
 from .row import Row
 from .types import schema_from_arrow
 
@@ -59,14 +60,6 @@ def _select_item(c):
     if isinstance(c, str):
         return name_sql(c)
     raise TypeError(f"select takes column names or Columns, not {type(c).__name__}: {c!r}")
-
-
-def _condition(cond):
-    if isinstance(cond, Column):
-        return cond._sql
-    if isinstance(cond, str):
-        return f"({cond})"
-    raise TypeError(f"a condition is SQL text or a Column, not {type(cond).__name__}: {cond!r}")
 
 
 class DataFrame:
@@ -183,10 +176,10 @@ class DataFrame:
     def filter(self, condition):
         if self._core is not None:
             from_clause, conditions = self._core
-            df = self._with_core(from_clause, conditions + [_condition(condition)], self._is_join)
+            df = self._with_core(from_clause, conditions + [condition_sql(condition)], self._is_join)
             df._alias, df._name = self._alias, self._name
             return df
-        return self._with_core(self._from(), [_condition(condition)])
+        return self._with_core(self._from(), [condition_sql(condition)])
 
     where = filter
 
@@ -337,7 +330,7 @@ class DataFrame:
             clause = f"{left} {kind} {right} USING ({', '.join(_sql.quote_ident(n) for n in names)})"
         else:
             conds = on if isinstance(on, (list, tuple)) else [on]
-            clause = f"{left} {kind} {right} ON {' AND '.join(_condition(c) for c in conds)}"
+            clause = f"{left} {kind} {right} ON {' AND '.join(condition_sql(c) for c in conds)}"
         return self._with_core(clause, [], is_join=True)
 
     def crossJoin(self, other):
@@ -381,16 +374,24 @@ class DataFrame:
         print(self._show_string(n, truncate, vertical))
 
     def _show_string(self, n=20, truncate=True, vertical=False):
-        names = self.columns
+        """show()'s text: the engine writes each value as CAST(x AS STRING) does, except values
+        Spark's show spells otherwise (binary, NULL inside nested values: _pretty.py)."""
+        schema = self._arrow_schema()
+        names = schema.names
         if not names:  # a statement that returns nothing
             return show_string([], [], n, truncate, vertical)
-        if len({x.lower() for x in names}) == len(names):
-            casts = ", ".join(f"CAST({_sql.quote_ident(x)} AS STRING) AS {_sql.quote_ident(x)}" for x in names)
-            table = self._session._run(f"SELECT {casts} FROM {self._source()} LIMIT {int(n) + 1}")
-            cells = [list(r.values()) for r in table.to_pylist()]
-        else:  # duplicate names (a join without USING) cannot be cast by name
-            table = self._session._run(f"SELECT * FROM {self._source()} LIMIT {int(n) + 1}")
-            cells = [[None if v is None else str(v) for v in r] for r in _rows(table)]
+        if len({x.lower() for x in names}) != len(names):  # a join's duplicate names: by position
+            items = [None] * len(names)
+        else:
+            items = [None if needs_pretty(f.type) else
+                     f"CAST({_sql.quote_ident(f.name)} AS STRING) AS {_sql.quote_ident(f.name)}" for f in schema]
+        select = "*" if None in items and len(set(items)) == 1 else ", ".join(
+            it or _sql.quote_ident(nm) for it, nm in zip(items, names))
+        table = self._session._run(f"SELECT {select} FROM {self._source()} LIMIT {int(n) + 1}")
+        zone = self._session._zone()
+        types = [f.type for f in table.schema]
+        cells = [[v if items[j] is not None else pretty(v, types[j], zone) for j, v in enumerate(row)]
+                 for row in zip(*(c.to_pylist() for c in table.columns))]
         return show_string(names, cells, n, truncate, vertical)
 
     def toPandas(self):

@@ -22,6 +22,28 @@ def _format(fmt, what):
     return "delta"
 
 
+class _Options:
+    """option()/options() of a reader or writer: keys matched without case (as Spark's
+    options), stored under their known spelling; unknown keys refused by refuse(key)."""
+
+    _OPTIONS = ()
+
+    def option(self, key, value):
+        for known in self._OPTIONS:
+            if key.lower() == known.lower():
+                self._options[known] = self._value(value)
+                return self
+        self._refuse(key)
+
+    def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def _value(self, value):
+        return value
+
+
 def path_ref(path):
     """The SQL reference of a table by path."""
     path = str(path)
@@ -30,7 +52,7 @@ def path_ref(path):
     return f"delta.{_sql.quote_ident(path)}"
 
 
-class DataFrameReader:
+class DataFrameReader(_Options):
     _OPTIONS = ("versionAsOf", "timestampAsOf")
 
     def __init__(self, session):
@@ -42,18 +64,9 @@ class DataFrameReader:
         self._format = _format(source, "DataFrameReader")
         return self
 
-    def option(self, key, value):
-        for known in self._OPTIONS:
-            if key.lower() == known.lower():
-                self._options[known] = value
-                return self
+    def _refuse(self, key):
         raise NotImplementedError(f"DataFrameReader.option({key!r}): deltalite.spark's Delta reader takes "
                                   f"'versionAsOf' and 'timestampAsOf' only; other options would be ignored")
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
-        return self
 
     def schema(self, schema):
         raise AnalysisException("DataFrameReader.schema: a Delta table has its own schema; it cannot be given at "
@@ -115,7 +128,7 @@ class DataFrameReader:
     jdbc = _file_format("jdbc")
 
 
-class DataFrameWriter:
+class DataFrameWriter(_Options):
     _OPTIONS = ("mergeSchema", "overwriteSchema", "partitionOverwriteMode")
     _MODES = {"append": "append", "overwrite": "overwrite", "error": "error", "errorifexists": "error",
               "default": "error", "ignore": "ignore"}
@@ -141,21 +154,15 @@ class DataFrameWriter:
         self._mode = mode
         return self
 
-    def option(self, key, value):
-        for known in self._OPTIONS:
-            if key.lower() == known.lower():
-                self._options[known] = _option_value(value)
-                return self
+    def _value(self, value):
+        return _option_value(value)
+
+    def _refuse(self, key):
         if key.lower() == "replacewhere":
             raise NotImplementedError("DataFrameWriter.option('replaceWhere'): the engine does not do INSERT ... "
                                       "REPLACE WHERE yet; DELETE the rows, then append")
         raise NotImplementedError(f"DataFrameWriter.option({key!r}): deltalite.spark's Delta writer takes "
                                   f"{', '.join(self._OPTIONS)}; other options would be ignored")
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
-        return self
 
     def partitionBy(self, *cols):
         if len(cols) == 1 and isinstance(cols[0], (list, tuple)):

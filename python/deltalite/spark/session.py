@@ -5,7 +5,10 @@ spark.sql.warehouse.dir, ./spark-warehouse by default), holding tables as Spark 
 import itertools
 import os
 import re
+import shutil
+import tempfile
 import threading
+import weakref
 
 from . import _sql, _views
 from .dataframe import DataFrame, _rows
@@ -173,6 +176,7 @@ class SparkSession:
         self._aliases = itertools.count(1)
         self._views = {}
         self._kept = {}
+        self._temp_folder = None  # Parquet files of createDataFrame's larger data
         self.conf = RuntimeConfig(self)
         for k, v in settings.items():
             self.conf.set(k, v)
@@ -198,6 +202,18 @@ class SparkSession:
                 raise from_engine(e) from e
             raise
 
+    def _zone(self):
+        """The session time zone (for values show() formats itself)."""
+        import datetime as dt
+        import zoneinfo
+
+        name = self.conf.get("spark.sql.session.timeZone")
+        if name[:1] in "+-":
+            hours, _, minutes = name[1:].partition(":")
+            offset = dt.timedelta(hours=int(hours), minutes=int(minutes or 0))
+            return dt.timezone(-offset if name[0] == "-" else offset)
+        return zoneinfo.ZoneInfo(name)
+
     def _next_alias(self):
         return f"_dl{next(self._aliases)}"
 
@@ -211,7 +227,7 @@ class SparkSession:
     def _local(self, table):
         """A DataFrame of rows already here (a command's result)."""
         names = table.column_names
-        types = [f.dataType.simpleString().upper() for f in schema_from_arrow(table.schema)]
+        types = [f.dataType.simpleString() for f in schema_from_arrow(table.schema)]
         rows = [tuple(r) for r in _rows(table, is_local_time=False)]
         return DataFrame(self, _sql.values_relation(names, types, rows), local=table)
 
@@ -286,8 +302,28 @@ class SparkSession:
     def sparkContext(self):
         raise NotImplementedError("SparkSession.sparkContext: there is no SparkContext without a JVM")
 
+    def _temp_parquet(self, table):
+        """A Parquet file of an Arrow table, kept until the session stops (timestamps in
+        microseconds, as Delta stores them; a nanosecond value that does not fit is refused)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self._temp_folder is None:
+            self._temp_folder = tempfile.mkdtemp(prefix="deltalite-spark-")
+            self._cleanup = weakref.finalize(self, shutil.rmtree, self._temp_folder, True)
+        path = os.path.join(self._temp_folder, f"data-{next(self._aliases)}.parquet")
+        try:
+            pq.write_table(table, path, coerce_timestamps="us", allow_truncated_timestamps=False)
+        except pa.ArrowInvalid as e:
+            raise ValueError(f"createDataFrame: the data cannot be stored as Spark types: {e} (round nanosecond "
+                             f"timestamps to microseconds first)") from e
+        return path
+
     def stop(self):
         with SparkSession._lock:
+            if self._temp_folder is not None:
+                self._cleanup()
+                self._temp_folder = None
             if self._con is not None:
                 close = getattr(self._con, "close", None)
                 if close is not None:

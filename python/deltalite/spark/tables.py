@@ -3,20 +3,12 @@ Delta statement (DELETE, UPDATE, MERGE, RESTORE, VACUUM, OPTIMIZE, DESCRIBE HIST
 run by the engine. Conditions and SET values are SQL text or Columns, as in delta-spark."""
 
 from . import _sql
-from .column import Column
+from .column import Column, condition_sql
 from .dataframe import DataFrame
 from .errors import AnalysisException
 from .readwriter import path_ref
 
 __all__ = ["DeltaTable", "DeltaMergeBuilder", "DeltaOptimizeBuilder"]
-
-
-def _cond(condition):
-    if isinstance(condition, Column):
-        return condition._sql
-    if isinstance(condition, str):
-        return f"({condition})"
-    raise TypeError(f"a condition is SQL text or a Column, not {type(condition).__name__}: {condition!r}")
 
 
 def _value(value):
@@ -35,7 +27,7 @@ def _assignments(mapping, what):
 
 
 def _when(condition):
-    return "" if condition is None else f" AND {_cond(condition)}"
+    return "" if condition is None else f" AND {condition_sql(condition)}"
 
 
 class DeltaTable:
@@ -93,13 +85,13 @@ class DeltaTable:
             self._spark._run(f"RESTORE TABLE {self._target} TO TIMESTAMP AS OF {_sql.string_literal(str(timestamp))}"))
 
     def delete(self, condition=None):
-        where = "" if condition is None else f" WHERE {_cond(condition)}"
+        where = "" if condition is None else f" WHERE {condition_sql(condition)}"
         self._spark._run(f"DELETE FROM {self._ref()}{where}")
 
     def update(self, condition=None, set=None):
         if set is None and isinstance(condition, dict):
             condition, set = None, condition
-        where = "" if condition is None else f" WHERE {_cond(condition)}"
+        where = "" if condition is None else f" WHERE {condition_sql(condition)}"
         self._spark._run(f"UPDATE {self._ref()} SET {_assignments(set, 'update(set=...)')}{where}")
 
     def merge(self, source, condition):
@@ -174,7 +166,7 @@ class DeltaMergeBuilder:
             raise AnalysisException("[DELTA_MERGE_MISSING_WHEN] There must be at least one WHEN clause in a MERGE "
                                     "statement (add whenMatchedUpdateAll(), whenNotMatchedInsertAll(), ...)")
         evolve = " WITH SCHEMA EVOLUTION" if self._evolve else ""
-        return (f"MERGE{evolve} INTO {self._table._ref()} USING {self._source._from()} ON {_cond(self._condition)} "
+        return (f"MERGE{evolve} INTO {self._table._ref()} USING {self._source._from()} ON {condition_sql(self._condition)} "
                 + " ".join(self._clauses))
 
     def execute(self):

@@ -217,6 +217,29 @@ def from_arrow(t):
     raise TypeError(f"the engine returned an Arrow type with no Spark type: {t}")
 
 
+def to_arrow(t):
+    """The Arrow type that holds a Spark type's values (what a Parquet file of them stores)."""
+    import pyarrow as pa
+
+    simple = {
+        BooleanType: pa.bool_(), ByteType: pa.int8(), ShortType: pa.int16(), IntegerType: pa.int32(),
+        LongType: pa.int64(), FloatType: pa.float32(), DoubleType: pa.float64(), DateType: pa.date32(),
+        StringType: pa.string(), BinaryType: pa.binary(), TimestampType: pa.timestamp("us", tz="UTC"),
+        TimestampNTZType: pa.timestamp("us"), NullType: pa.null(),
+    }
+    if type(t) in simple:
+        return simple[type(t)]
+    if isinstance(t, DecimalType):
+        return pa.decimal128(t.precision, t.scale)
+    if isinstance(t, ArrayType):
+        return pa.list_(to_arrow(t.elementType))
+    if isinstance(t, MapType):
+        return pa.map_(to_arrow(t.keyType), to_arrow(t.valueType))
+    if isinstance(t, StructType):
+        return pa.struct([pa.field(f.name, to_arrow(f.dataType), f.nullable) for f in t.fields])
+    raise TypeError(f"no Arrow type for {t!r}")
+
+
 def schema_from_arrow(schema):
     return StructType([StructField(f.name, from_arrow(f.type), f.nullable) for f in schema])
 

@@ -10,6 +10,23 @@ PEOPLE = [
     (5, "Eve", "SF", 34, 700.0),
 ]
 CITIES = [("NY", "East"), ("SF", "West"), ("TX", "South")]
+TYPED_SCHEMA = ("d DECIMAL(5,2), dt DATE, ts TIMESTAMP, arr ARRAY<INT>, m MAP<STRING,INT>, st STRUCT<a:INT,b:STRING>, "
+                "bin BINARY, flag BOOLEAN, big DOUBLE, small DOUBLE, n INT")
+
+
+def typed(spark):
+    import datetime
+    import decimal
+
+    from pyspark_row import row_class
+
+    Row = row_class(spark)
+    return spark.createDataFrame([
+        (decimal.Decimal("12.50"), datetime.date(2024, 2, 29), datetime.datetime(2024, 3, 1, 8, 30, 0),
+         [1, None, 3], {"k": 1}, Row(a=1, b="x"), b"\x01\xff", True, 1.0e10, 0.0001, None),
+        (decimal.Decimal("-0.05"), None, datetime.datetime(2024, 3, 1, 8, 30, 0, 123456), [], {}, None, None,
+         False, -2.5, 123456789.125, 7),
+    ], TYPED_SCHEMA)
 
 
 def people(spark):
@@ -84,6 +101,18 @@ CASES = {
                                                       F.expr("id * 100").alias("e")),
     "select_expr": lambda s, F: people(s).selectExpr("id", "score / 2 AS half"),
     "between_like": lambda s, F: people(s).filter(F.col("age").between(30, 40) & F.col("name").like("A%")),
+    "typed_values": lambda s, F: typed(s),
+    "typed_casts": lambda s, F: typed(s).select(F.col("d").cast("double").alias("dd"), F.round("small", 2).alias("r"),
+                                                F.col("n").cast("decimal(10,2)").alias("nd"),
+                                                F.year("ts").alias("y"), F.size("arr").alias("sz"),
+                                                F.col("st.b").alias("b"), F.col("m")["k"].alias("mk")),
+    "quoted_literal": lambda s, F: people(s).select(F.lit("O'Neil \\ co").alias("q"), F.lit(None).alias("nothing")).limit(1),
+    "count_star_default_name": lambda s, F: people(s).groupBy().agg(F.count("*")),
+    "agg_dict_star": lambda s, F: people(s).agg({"*": "count"}),
+    "union_all_cross_join": lambda s, F: _order(cities(s).unionAll(cities(s)).crossJoin(cities(s).select(F.col("coast").alias("c2")))
+                                                .select("city", "coast", "c2")),
+    "with_columns_to_df": lambda s, F: people(s).withColumns({"a": F.col("id") * 2, "id": F.lit(0)}).toDF(
+        "i", "n", "c", "ag", "s", "a2"),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 
@@ -99,6 +128,10 @@ SHOWS = [
     ("long_text", {"truncate": False}),
     ("long_text", {"vertical": True}),
     ("empty", {}),
+    ("typed_values", {}),
+    ("typed_values", {"truncate": False}),
+    ("typed_casts", {}),
+    ("quoted_literal", {}),
 ]
 EXTRA = {
     "long_text": lambda s, F: s.createDataFrame([("a" * 30, 1), ("short", None)], ["text", "n"]),

@@ -32,6 +32,10 @@ def canon(value):
         return {"decimal": str(value)}
     if isinstance(value, (datetime.date, datetime.datetime)):
         return {type(value).__name__: value.isoformat()}
+    if isinstance(value, (bytes, bytearray)):
+        return {type(value).__name__: value.hex()}
+    if isinstance(value, dict):
+        return {"map": [[canon(k), canon(v)] for k, v in sorted(value.items())]}
     if isinstance(value, (list, tuple)):
         return [canon(v) for v in value]
     raise TypeError(f"no canonical form for {value!r}")

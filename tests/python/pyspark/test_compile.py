@@ -285,3 +285,51 @@ def test_print_schema(spark, capsys):
     assert capsys.readouterr().out.splitlines()[:4] == [
         "root", " |-- id: integer (nullable = true)", " |-- tags: array (nullable = true)",
         " |    |-- element: string (containsNull = true)"]
+
+
+def test_create_dataframe_large_data_goes_through_parquet(spark):
+    from deltalite.spark import _create
+
+    n = _create.INLINE_VALUES  # two columns: past the inline limit
+    df = spark.createDataFrame([(i, f"r{i}") for i in range(n)], ["id", "s"])
+    assert "read_parquet" in df._sql_text
+    assert df.dtypes == [("id", "bigint"), ("s", "string")]
+    assert df.agg(F.sum("id").alias("t")).collect()[0].t == n * (n - 1) // 2
+    df.write.format("delta").save("big")
+    assert spark.read.format("delta").load("big").filter("s = 'r7'").collect() == [Row(id=7, s="r7")]
+    nested = spark.createDataFrame([(i, [i], {"k": i}, Row(a=i)) for i in range(n // 2)], ["i", "arr", "m", "st"])
+    assert nested.filter("i = 3").collect() == [Row(i=3, arr=[3], m={"k": 3}, st=Row(a=3))]
+    with pytest.raises(ValueError, match="does not fit"):
+        spark.createDataFrame([(2**40,)] * (n + 1), "a INT")
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": range(n), "f": [0.5] * n})
+    assert spark.createDataFrame(frame).agg(F.sum("f").alias("t")).collect()[0].t == 0.5 * n
+    folder = spark._temp_folder
+    spark.stop()
+    assert not __import__("os").path.exists(folder)
+
+
+@pytest.mark.parametrize("value, text", [
+    (1e7, "1.0E7"), (9999999.0, "9999999.0"), (0.001, "0.001"), (1e-4, "1.0E-4"), (123456.789, "123456.789"),
+    (-0.0, "-0.0"), (float("nan"), "NaN"), (1e20, "1.0E20"), (123456789012.0, "1.23456789012E11"), (-2.5, "-2.5"),
+    (100.0, "100.0"), (0.00123, "0.00123"),
+])
+def test_java_double_text(value, text):
+    from deltalite.spark._pretty import java_double
+
+    assert java_double(value) == text
+
+
+def test_java_float_text():
+    import struct
+
+    from deltalite.spark._pretty import java_float
+
+    as_float32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]  # noqa: E731
+    assert [java_float(as_float32(x)) for x in (0.1, 1e10, 3.25, 1e-5)] == ["0.1", "1.0E10", "3.25", "1.0E-5"]
+
+
+def test_show_nested_values(spark, capsys):
+    spark.sql("SELECT array(1.5D, NULL) AS a, map('k', CAST(NULL AS DOUBLE)) AS m, "
+              "named_struct('t', TIMESTAMP'2024-01-02 03:04:05.5', 'f', CAST(0.1 AS FLOAT)) AS s").show(truncate=False)
+    assert capsys.readouterr().out.splitlines()[3] == "|[1.5, NULL]|{k -> NULL}|{2024-01-02 03:04:05.5, 0.1}|"
