@@ -1,7 +1,8 @@
-"""Temporary views until the engine has them: a view's query is put in place of its name
-where a statement reads a relation (after FROM, JOIN, USING, or a comma in a FROM list),
-quoted strings, comments and qualified names left alone. Statements are otherwise sent as
-written."""
+"""Rewrites of a statement's text that skip quoted strings, comments and quoted names:
+temporary views until the engine has them (a view's query is put in place of its name where a
+statement reads a relation: after FROM, JOIN, USING, or a comma in a FROM list), and
+spark.sql's parameter markers (? and :name) replaced by literals. Statements are otherwise
+sent as written."""
 
 import re
 
@@ -60,3 +61,35 @@ def substitute(sql, views):
         has_alias = nxt.upper() == "AS" or (nxt_kind in ("word", "quoted") and nxt.upper() not in _NOT_ALIAS)
         out[i] = f"({views[name]})" + ("" if has_alias else f" AS {text}")
     return "".join(out.get(i, t) for i, (_, t) in enumerate(toks))
+
+
+def bind_parameters(sql, args, literal):
+    """sql with its markers replaced by literal(value): args a list for `?` markers (in order)
+    or a dict for `:name` markers, as spark.sql(query, args) takes them."""
+    toks = _tokens(sql)
+    out, used, positional = [], set(), 0
+    i = 0
+    while i < len(toks):
+        kind, text = toks[i]
+        prev = toks[i - 1][1] if i > 0 else ""
+        if text == "?" and isinstance(args, (list, tuple)):
+            if positional >= len(args):
+                raise ValueError(f"[UNBOUND_SQL_PARAMETER] the statement has more ? markers than the {len(args)} "
+                                 f"values given")
+            out.append(literal(args[positional]))
+            positional += 1
+        elif (text == ":" and isinstance(args, dict) and prev != ":" and i + 1 < len(toks)
+              and toks[i + 1][0] == "word" and (i + 2 >= len(toks) or toks[i + 2][1] != ":")):
+            name = toks[i + 1][1]
+            if name not in args:
+                raise ValueError(f"[UNBOUND_SQL_PARAMETER] the statement's :{name} has no value in args "
+                                 f"({', '.join(args) or 'none'})")
+            out.append(literal(args[name]))
+            used.add(name)
+            i += 1
+        else:
+            out.append(text)
+        i += 1
+    if isinstance(args, (list, tuple)) and positional != len(args):
+        raise ValueError(f"spark.sql: {len(args)} values for {positional} ? markers")
+    return "".join(out)

@@ -70,6 +70,16 @@ def check_setting(key, value):
         f"Settings the engine acts on: {', '.join(sorted(ENGINE_SETTINGS))} (docs/pyspark.md)")
 
 
+def _format_arg(value):
+    from .column import Column
+
+    if isinstance(value, DataFrame):
+        return value._from()
+    if isinstance(value, Column):
+        return value._sql
+    return value
+
+
 class RuntimeConfig:
     """spark.conf: the engine's settings go to the engine (checked there, with Spark's errors)."""
 
@@ -244,10 +254,17 @@ class SparkSession:
         return table.to_pylist()[0] if table.num_rows else None
 
     def sql(self, sqlQuery, args=None, **kwargs):
-        if args or kwargs:
-            raise NotImplementedError("spark.sql with args (parameter markers) is not in deltalite.spark's subset yet; "
-                                      "put the values in the SQL text")
-        text = _views.substitute(sqlQuery.strip().rstrip(";"), self._views)
+        """Runs a statement. args: values for its ? markers (a list) or :name markers (a dict);
+        kwargs: PySpark's {name} formatting (a DataFrame becomes its query, a Column its
+        expression, anything else its text)."""
+        text = sqlQuery
+        if kwargs:
+            text = text.format(**{k: _format_arg(v) for k, v in kwargs.items()})
+        if args:
+            if not isinstance(args, (list, tuple, dict)):
+                raise TypeError(f"spark.sql's args is a list (for ?) or a dict (for :name), not {type(args).__name__}")
+            text = _views.bind_parameters(text, args, _sql.literal)
+        text = _views.substitute(text.strip().rstrip(";"), self._views)
         if _QUERY_START.match(text):
             return self._query(text)
         return self._local(self._run(text))

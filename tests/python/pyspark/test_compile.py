@@ -333,3 +333,12 @@ def test_show_nested_values(spark, capsys):
     spark.sql("SELECT array(1.5D, NULL) AS a, map('k', CAST(NULL AS DOUBLE)) AS m, "
               "named_struct('t', TIMESTAMP'2024-01-02 03:04:05.5', 'f', CAST(0.1 AS FLOAT)) AS s").show(truncate=False)
     assert capsys.readouterr().out.splitlines()[3] == "|[1.5, NULL]|{k -> NULL}|{2024-01-02 03:04:05.5, 0.1}|"
+
+
+def test_sql_parameters_and_formatting(spark):
+    assert spark.sql("SELECT ? AS a, ? AS b, '?' AS c", args=[1, "x'y"]).collect() == [Row(a=1, b="x'y", c="?")]
+    assert spark.sql("SELECT :n + 1 AS a, CAST('1' AS INT)::BIGINT AS b", args={"n": 41}).collect() == [Row(a=42, b=1)]
+    with pytest.raises(ValueError, match="UNBOUND_SQL_PARAMETER"):
+        spark.sql("SELECT :missing", args={"n": 1})
+    df = spark.createDataFrame([(1,), (2,)], ["a"])
+    assert spark.sql("SELECT sum(a) AS s FROM {df} WHERE {cond}", df=df, cond=F.col("a") > 1).collect() == [Row(s=2)]
