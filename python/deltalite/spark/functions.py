@@ -2,7 +2,6 @@
 engine runs (so the engine's semantics, ANSI mode included, are Spark's). Arguments that
 PySpark takes as column names may be strings or Columns; literals go through lit()."""
 
-import builtins as _builtins
 
 from . import _sql
 from .column import Column, _col_or_name, _expr, name_sql

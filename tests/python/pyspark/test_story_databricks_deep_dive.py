@@ -140,7 +140,7 @@ def test_versions_history_and_time_travel(spark, capsys):
 
 
 def test_restore_vacuum_schema_evolution_and_table_api(spark, capsys):
-    columns = versions_0_to_4(spark)
+    versions_0_to_4(spark)
     spark.sql("RESTORE TABLE delta_demo.employees TO VERSION AS OF 1")
     restored = spark.sql("SELECT * FROM delta_demo.employees ORDER BY emp_id").collect()
     assert [r.emp_id for r in restored] == [1, 2, 3, 4, 5, 6, 7]  # 7 employees, Ravi back

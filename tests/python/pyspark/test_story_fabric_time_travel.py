@@ -265,7 +265,8 @@ def test_raw_log_cells_are_outside_the_subset(table):
 def test_retention_and_vacuum_cells(table, capsys):
     spark = table
     # ---- cell: Checking and Configuring Retention (verbatim) ----
-    dt = DeltaTable.forPath(spark, "Tables/gold_sales_orders")  # noqa: F841
+    dt = DeltaTable.forPath(spark, "Tables/gold_sales_orders")
+    assert dt.toDF().count() == 9
     # View all table properties
     spark.sql("DESCRIBE DETAIL delta.`Tables/gold_sales_orders`").select(
         "name", "location", "createdAt", "lastModified", "numFiles", "sizeInBytes",
