@@ -15,11 +15,12 @@ from .errors import AnalysisException, IllegalArgumentException, ParseException,
 from .readwriter import DataFrameReader, DataFrameWriter
 from .row import Row
 from .session import RuntimeConfig, SparkSession
+from .window import Window, WindowSpec
 
 __all__ = [
     "SparkSession", "DataFrame", "Column", "Row", "GroupedData", "DataFrameReader", "DataFrameWriter",
     "RuntimeConfig", "AnalysisException", "ParseException", "IllegalArgumentException", "PySparkException",
-    "display",
+    "Window", "WindowSpec", "display",
 ]
 
 

@@ -200,6 +200,14 @@ class Column:
             raise NotImplementedError(f"Column.{name} is not in deltalite.spark's subset (docs/pyspark.md lists what is)")
         return self.getField(name)
 
+    def over(self, window):
+        """The window function or aggregate over a WindowSpec (deltalite.spark.window)."""
+        from .window import WindowSpec
+
+        if not isinstance(window, WindowSpec):
+            raise TypeError(f"over takes a WindowSpec (Window.partitionBy(...).orderBy(...)), not {window!r}")
+        return Column(f"{self._sql} OVER {window._sql()}")
+
     # Sort order.
     def asc(self):
         return Column(self._sql, sort="ASC")
@@ -231,4 +239,4 @@ class Column:
         return Column(self._sql[:-4] + f" ELSE {_expr(value)} END")
 
 
-_UNSUPPORTED = {"over", "dropFields", "withField", "outer", "transform"}
+_UNSUPPORTED = {"dropFields", "withField", "outer", "transform"}

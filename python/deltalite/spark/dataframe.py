@@ -265,10 +265,15 @@ class DataFrame:
         return self._derive(f"SELECT DISTINCT * FROM {self._source()}")
 
     def dropDuplicates(self, subset=None):
-        if subset:
-            raise NotImplementedError("DataFrame.dropDuplicates(subset) is not in deltalite.spark's subset; "
-                                      "use distinct() or spark.sql with ROW_NUMBER() OVER (PARTITION BY ...)")
-        return self.distinct()
+        """distinct(), or one row (any) for each value of the subset columns, as Spark."""
+        if not subset:
+            return self.distinct()
+        if isinstance(subset, str):
+            raise TypeError("dropDuplicates takes a list of column names, not one string")
+        keys = ", ".join(name_sql(c) for c in subset)
+        cols = ", ".join(_sql.quote_ident(n) for n in self.columns)
+        numbered = f"SELECT *, row_number() OVER (PARTITION BY {keys}) AS `_dl_row` FROM {self._source()}"
+        return self._derive(f"SELECT {cols} FROM ({numbered}) AS `_dl_numbered` WHERE `_dl_row` = 1")
 
     drop_duplicates = dropDuplicates
 

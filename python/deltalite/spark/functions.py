@@ -18,7 +18,8 @@ __all__ = [
     "add_months", "months_between", "unix_timestamp", "from_unixtime", "date_trunc", "trunc",
     "get_json_object", "to_json", "array", "struct", "create_map", "size", "explode", "element_at",
     "array_contains", "md5", "sha1", "sha2", "hash", "asc", "desc", "broadcast", "input_file_name",
-    "from_json", "monotonically_increasing_id", "row_number", "rank", "dense_rank", "lag", "lead",
+    "from_json", "monotonically_increasing_id", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
+    "ntile", "lag", "lead",
     "udf", "pandas_udf",
 ]
 
@@ -343,6 +344,43 @@ def broadcast(df):
     return df
 
 
+# Window functions (with Column.over and deltalite.spark.window.Window).
+def row_number():
+    return Column("row_number()")
+
+
+def rank():
+    return Column("rank()")
+
+
+def dense_rank():
+    return Column("dense_rank()")
+
+
+def percent_rank():
+    return Column("percent_rank()")
+
+
+def cume_dist():
+    return Column("cume_dist()")
+
+
+def ntile(n):
+    return Column(f"ntile({int(n)})")
+
+
+def _offset(name):
+    def f(c, offset=1, default=None):
+        return Column(f"{name}({_col_or_name(c)}, {int(offset)}, {_expr(default)})")
+
+    f.__name__ = name
+    return f
+
+
+lag = _offset("lag")
+lead = _offset("lead")
+
+
 # Outside the subset: named so that a script fails on the call, saying why.
 def _unsupported(name, why):
     def f(*args, **kwargs):
@@ -355,11 +393,6 @@ def _unsupported(name, why):
 input_file_name = _unsupported("input_file_name", "the engine has no file-name column; DESCRIBE DETAIL and the table API's files() list a table's files")
 from_json = _unsupported("from_json", "the engine has no from_json yet; get_json_object(col, '$.field') reads one field")
 monotonically_increasing_id = _unsupported("monotonically_increasing_id", "no row ids in the engine")
-row_number = _unsupported("row_number", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
-rank = _unsupported("rank", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
-dense_rank = _unsupported("dense_rank", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
-lag = _unsupported("lag", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
-lead = _unsupported("lead", "window functions (Window, over) are not in the subset; use spark.sql with OVER")
 udf = _unsupported("udf", "Python functions do not run inside the engine")
 pandas_udf = _unsupported("pandas_udf", "Python functions do not run inside the engine")
 

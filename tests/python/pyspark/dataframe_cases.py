@@ -37,6 +37,12 @@ def cities(spark):
     return spark.createDataFrame(CITIES, ["city", "coast"])
 
 
+def _w(s):
+    from pyspark_row import window_class
+
+    return window_class(s)
+
+
 def _order(df):
     return df.orderBy(*df.columns)
 
@@ -113,6 +119,19 @@ CASES = {
                                                 .select("city", "coast", "c2")),
     "with_columns_to_df": lambda s, F: people(s).withColumns({"a": F.col("id") * 2, "id": F.lit(0)}).toDF(
         "i", "n", "c", "ag", "s", "a2"),
+    "window_row_number": lambda s, F: _order(people(s).select(
+        "id", "city", F.row_number().over(_w(s).partitionBy("city").orderBy("id")).alias("rn"))),
+    "window_running_sum": lambda s, F: _order(people(s).select(
+        "id", F.sum("score").over(_w(s).partitionBy("city").orderBy("id")
+                                  .rowsBetween(_w(s).unboundedPreceding, _w(s).currentRow)).alias("running"))),
+    "window_lag_rank": lambda s, F: _order(people(s).select(
+        "id", F.lag("age", 1).over(_w(s).orderBy("id")).alias("prev_age"),
+        F.lead("name", 2, "none").over(_w(s).orderBy("id")).alias("next2"),
+        F.rank().over(_w(s).orderBy(F.col("age").desc())).alias("rk"),
+        F.dense_rank().over(_w(s).orderBy(F.col("age").desc())).alias("drk"))),
+    "window_aggregate_partition": lambda s, F: _order(people(s).withColumn(
+        "city_total", F.sum("score").over(_w(s).partitionBy("city")))),
+    "drop_duplicates_subset": lambda s, F: _order(people(s).dropDuplicates(["city"]).select("city")),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 

@@ -7,3 +7,11 @@ def row_class(spark):
     else:
         from pyspark.sql import Row
     return Row
+
+
+def window_class(spark):
+    if type(spark).__module__.startswith("deltalite"):
+        from deltalite.spark.window import Window
+    else:
+        from pyspark.sql.window import Window
+    return Window

@@ -106,9 +106,9 @@ def test_outside_the_subset_names_the_call(spark):
                        (lambda: spark.read.format("delta").option("mergeSchema", "true"), "DataFrameReader.option"),
                        (lambda: df.write.format("delta").option("replaceWhere", "a = 1"), "replaceWhere"),
                        (lambda: df.write.format("parquet"), "DataFrameWriter.format"),
-                       (lambda: F.col("a").over(None), "Column.over"),
+                       (lambda: F.col("a").withField("x", F.lit(1)), "Column.withField"),
                        (lambda: spark.sparkContext, "sparkContext"),
-                       (lambda: df.dropDuplicates(["a"]), "dropDuplicates")]:
+                       (lambda: df.na, "DataFrame.na")]:
         with pytest.raises(NotImplementedError, match=name):
             call()
 
