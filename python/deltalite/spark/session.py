@@ -235,11 +235,18 @@ class SparkSession:
         return df
 
     def _local(self, table):
-        """A DataFrame of rows already here (a command's result)."""
+        """A DataFrame of rows already here (a command's result): its rows as VALUES, or a
+        Parquet file of the session when there are many."""
+        from ._create import INLINE_VALUES
+
         names = table.column_names
-        types = [f.dataType.simpleString() for f in schema_from_arrow(table.schema)]
-        rows = [tuple(r) for r in _rows(table, is_local_time=False)]
-        return DataFrame(self, _sql.values_relation(names, types, rows), local=table)
+        if table.num_rows * max(1, len(names)) > INLINE_VALUES:
+            sql = f"SELECT * FROM read_parquet({_sql.string_literal(self._temp_parquet(table))})"
+        else:
+            types = [f.dataType.simpleString() for f in schema_from_arrow(table.schema)]
+            rows = [tuple(r) for r in _rows(table, is_local_time=False)]
+            sql = _sql.values_relation(names, types, rows)
+        return DataFrame(self, sql, local=table)
 
     def _detail(self, target):
         """DESCRIBE DETAIL of a table as a dict, or None when there is no table there."""

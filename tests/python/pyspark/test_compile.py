@@ -342,3 +342,13 @@ def test_sql_parameters_and_formatting(spark):
         spark.sql("SELECT :missing", args={"n": 1})
     df = spark.createDataFrame([(1,), (2,)], ["a"])
     assert spark.sql("SELECT sum(a) AS s FROM {df} WHERE {cond}", df=df, cond=F.col("a") > 1).collect() == [Row(s=2)]
+
+
+def test_large_command_results_stay_queryable(spark):
+    from deltalite.spark import _create
+
+    spark.createDataFrame([(i,) for i in range(_create.INLINE_VALUES + 1)], ["a"]).createOrReplaceTempView("v")
+    local = spark._local(spark.sql("SELECT a, a * 2 AS b FROM v").toArrow())
+    assert "read_parquet" in local._sql_text
+    assert local.count() == _create.INLINE_VALUES + 1
+    assert local.filter("a = 5").collect() == [Row(a=5, b=10)]
