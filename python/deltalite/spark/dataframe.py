@@ -76,6 +76,7 @@ class DataFrame:
         # (df aliases, p.name after a join) stay in scope, as in Spark.
         self._core = core
         self._is_join = is_join
+        self._relation = None  # the table a read DataFrame is (session._table)
         self._arrow_schema_cache = local.schema if local is not None else None
 
     # ---- the query ---------------------------------------------------------------------------
@@ -158,8 +159,13 @@ class DataFrame:
         return Column(_sql.quote_ident(self._name) + "." + name_sql(name))
 
     def alias(self, alias):
-        df = DataFrame(self._session, self._sql_text, alias, self._local)
-        return df
+        if self._relation is not None and not self._core[1]:  # a table read: the table under a new name
+            df = DataFrame(self._session, None, alias)
+            from_clause = f"{self._relation} AS {_sql.quote_ident(alias)}"
+            df._sql_text, df._core, df._relation = f"SELECT * FROM {from_clause}", (from_clause, []), self._relation
+            df._arrow_schema_cache = self._arrow_schema_cache
+            return df
+        return DataFrame(self._session, self._sql_text, alias, self._local)
 
     # ---- transformations ---------------------------------------------------------------------
 
@@ -324,10 +330,11 @@ class DataFrame:
         kind = _JOIN_TYPES.get((how or "inner").lower().replace(" ", ""))
         if kind is None:
             raise ValueError(f"unknown join type {how!r}; Spark's are {', '.join(sorted(_JOIN_TYPES))}")
-        # A join's left side that is itself a join continues its FROM clause (its relations'
-        # names stay in scope); anything else joins as one relation.
-        left = self._core[0] if self._is_join and not self._core[1] else self._from()
-        right = other._from()
+        # A join's left side that is a join or a table read continues its FROM clause (the
+        # names inside stay in scope); a table read joins as itself; anything else as one
+        # relation.
+        left = self._core[0] if self._core is not None and not self._core[1] else self._from()
+        right = other._core[0] if other._relation is not None and not other._core[1] else other._from()
         if on is None:
             clause = f"{left} {'CROSS JOIN' if kind == 'INNER JOIN' else kind} {right}"
         elif isinstance(on, str) or (isinstance(on, (list, tuple)) and all(isinstance(x, str) for x in on)):

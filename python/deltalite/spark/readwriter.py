@@ -101,7 +101,7 @@ class DataFrameReader(_Options):
         self._check_format("load")
         if path is None:
             raise ValueError("DataFrameReader.load needs the table's path")
-        return self._session._query(f"SELECT * FROM {path_ref(path)}{self._travel()}")
+        return self._session._table(f"{path_ref(path)}{self._travel()}")
 
     def table(self, tableName):
         travel = self._travel()
@@ -110,7 +110,7 @@ class DataFrameReader(_Options):
             if travel:
                 raise AnalysisException(f"{tableName} is a temporary view; time travel needs a Delta table")
             return self._session._query(view)
-        return self._session._query(f"SELECT * FROM {_sql.quote_name(tableName)}{travel}")
+        return self._session._table(f"{_sql.quote_name(tableName)}{travel}")
 
     def _file_format(name):
         def f(self, *args, **kwargs):

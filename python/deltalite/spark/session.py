@@ -234,6 +234,17 @@ class SparkSession:
         df._arrow_schema_cache = self._run(sql, schema_only=True)
         return df
 
+    def _table(self, relation, alias=None):
+        """A DataFrame reading a table (relation: `delta.`p` VERSION AS OF 3`, `s.t`): its
+        FROM clause is the table itself, so that filters and aggregates reach the scan (and
+        count(*) the table's statistics) without a subquery between; columns resolved now."""
+        name = alias or self._next_alias()
+        from_clause = f"{relation} AS {_sql.quote_ident(name)}"
+        df = DataFrame(self, f"SELECT * FROM {from_clause}", alias, name=name, core=(from_clause, []))
+        df._relation = relation
+        df._arrow_schema_cache = self._run(df._sql_text, schema_only=True)
+        return df
+
     def _local(self, table):
         """A DataFrame of rows already here (a command's result): its rows as VALUES, or a
         Parquet file of the session when there are many."""

@@ -63,8 +63,7 @@ class DeltaTable:
         return DeltaTable(self._spark, self._target, aliasName)
 
     def toDF(self):
-        df = self._spark._query(f"SELECT * FROM {self._target}")
-        return df.alias(self._alias) if self._alias else df
+        return self._spark._table(self._target, self._alias)
 
     def history(self, limit=None):
         tail = "" if limit is None else f" LIMIT {int(limit)}"
