@@ -352,3 +352,18 @@ def test_large_command_results_stay_queryable(spark):
     assert "read_parquet" in local._sql_text
     assert local.count() == _create.INLINE_VALUES + 1
     assert local.filter("a = 5").collect() == [Row(a=5, b=10)]
+
+
+def test_table_reads_are_tables_in_the_from_clause(spark):
+    spark.createDataFrame([(1, "a"), (2, "b")], ["id", "v"]).write.format("delta").save("t")
+    spark.createDataFrame([(1, 10), (3, 30)], ["id", "w"]).write.format("delta").saveAsTable("u")
+    t = spark.read.format("delta").load("t")
+    assert t._sql_text.startswith("SELECT * FROM delta.`t` AS ")
+    joined = t.alias("a").join(spark.table("u").alias("b"), F.col("a.id") == F.col("b.id"), "left")
+    assert joined.select("a.id", "b.w").orderBy("id").collect() == [Row(id=1, w=10), Row(id=2, w=None)]
+    with pytest.raises(AnalysisException, match="UNRESOLVED_COLUMN"):  # a column of another read (Spark: missing attribute)
+        t.join(spark.table("u"), t.id == spark.table("u").id).count()
+    u = spark.table("u")
+    assert t.join(u, t.id == u.id).select(t.v, u.w).collect() == [Row(v="a", w=10)]
+    assert DeltaTable.forPath(spark, "t").alias("x").toDF().filter("x.id = 2").collect() == [Row(id=2, v="b")]
+    assert spark.read.format("delta").option("versionAsOf", 0).table("u").alias("z").select("z.w").count() == 2
