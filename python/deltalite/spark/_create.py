@@ -78,7 +78,12 @@ def _relation(session, struct, rows):
         if len(r) != len(struct.fields):
             raise ValueError(f"[LENGTH_SHOULD_BE_THE_SAME] createDataFrame: row {i} has {len(r)} values for "
                              f"{len(struct.fields)} columns ({', '.join(struct.names)}): {r!r}")
-    for f in struct.fields:
+    for j, f in enumerate(struct.fields):
+        if not f.nullable:
+            for i, r in enumerate(rows):
+                if r[j] is None:
+                    raise ValueError(f"[FIELD_NOT_NULLABLE] createDataFrame: row {i}, field {f.name!r}: this field is "
+                                     f"not nullable, but got None")
         if isinstance(f.dataType, NullType):
             raise ValueError(f"[CANNOT_DETERMINE_TYPE] createDataFrame: column {f.name!r} holds only None; give a "
                              f"schema with its type")

@@ -179,6 +179,8 @@ def test_create_dataframe_refusals(spark):
         spark.createDataFrame([(1, 2)], "a INT")
     with pytest.raises(AnalysisException, match="CAST"):
         spark.createDataFrame([("x",)], "a INT").collect()  # a value is never stored as NULL
+    with pytest.raises(ValueError, match="FIELD_NOT_NULLABLE"):
+        spark.createDataFrame([(1,), (None,)], "a INT NOT NULL")
 
 
 def test_create_dataframe_from_arrow_and_pandas(spark):
