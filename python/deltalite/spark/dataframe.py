@@ -7,8 +7,9 @@ from . import _sql
 from ._pretty import needs_pretty, pretty
 from ._show import show_string
 from .column import Column, _col_or_name, condition_sql, name_sql
+from .errors import AnalysisException
 from .row import Row
-from .types import schema_from_arrow
+from .types import from_arrow, schema_from_arrow
 
 _JOIN_TYPES = {
     "inner": "INNER JOIN", "cross": "CROSS JOIN",
@@ -34,8 +35,7 @@ _UNSUPPORTED = {
     "withWatermark": "streaming is not in deltalite", "createGlobalTempView": "global views need a metastore",
     "createOrReplaceGlobalTempView": "global views need a metastore", "hint": "the engine plans joins itself",
     "sample": "not in the engine yet", "randomSplit": "not in the engine yet", "stat": "not in the subset",
-    "na": "not in the subset; use filter and coalesce", "fillna": "not in the subset; use coalesce",
-    "dropna": "not in the subset; use filter", "replace": "not in the subset; use when/otherwise",
+    "replace": "not in the subset; use when/otherwise",
     "crosstab": "not in the subset", "cube": "not in the subset; use spark.sql with GROUP BY CUBE",
     "rollup": "not in the subset; use spark.sql with GROUP BY ROLLUP", "pandas_api": "not in the subset",
     "observe": "not in the subset", "summary": "not in the subset", "describe": "not in the subset",
@@ -236,6 +236,52 @@ class DataFrame:
         if not keep:
             raise NotImplementedError("dropping every column leaves a DataFrame with no columns, which the engine cannot hold")
         return self._derive(f"SELECT {', '.join(_sql.quote_ident(n) for n in keep)} FROM {self._source()}")
+
+    def fillna(self, value, subset=None):
+        """NULLs replaced by value: a number fills the numeric columns, a string the string
+        columns, a bool the boolean ones (as Spark); a dict gives a value per column."""
+        import pyarrow as pa
+
+        if isinstance(value, dict):
+            if subset is not None:
+                raise TypeError("fillna: subset goes with one value, not with a dict")
+            mapping = value
+        else:
+            if isinstance(value, bool):
+                fits = pa.types.is_boolean
+            elif isinstance(value, (int, float)):
+                fits = lambda t: pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)  # noqa: E731
+            elif isinstance(value, str):
+                fits = lambda t: pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)  # noqa: E731
+            else:
+                raise TypeError(f"fillna takes a bool, number, string or dict, not {type(value).__name__}")
+            wanted = None if subset is None else {c.lower() for c in ([subset] if isinstance(subset, str) else subset)}
+            mapping = {f.name: value for f in self._arrow_schema()
+                       if fits(f.type) and (wanted is None or f.name.lower() in wanted)}
+        types = {f.name.lower(): f.type for f in self._arrow_schema()}
+        items = {}
+        for name, v in mapping.items():
+            if name.lower() not in types:
+                raise AnalysisException(f"[UNRESOLVED_COLUMN] fillna: no column {name!r} ({', '.join(self.columns)})")
+            sql_type = from_arrow(types[name.lower()]).simpleString()
+            items[name] = (f"coalesce({_sql.quote_ident(name)}, CAST({_sql.literal(v)} AS {sql_type})) "
+                           f"AS {_sql.quote_ident(name)}")
+        return self._replace_columns(items) if items else self
+
+    def dropna(self, how="any", thresh=None, subset=None):
+        """Rows with NULLs dropped: any NULL (how='any'), all NULL ('all'), or fewer than thresh
+        values that are not NULL, in the subset columns (all by default)."""
+        if how not in ("any", "all"):
+            raise ValueError(f"dropna: how must be 'any' or 'all', not {how!r}")
+        names = self.columns if subset is None else ([subset] if isinstance(subset, str) else list(subset))
+        present = [f"(CASE WHEN {_sql.quote_ident(n)} IS NULL THEN 0 ELSE 1 END)" for n in names]
+        if thresh is None:
+            thresh = len(names) if how == "any" else 1
+        return self.filter(Column(f"({' + '.join(present) or '0'}) >= {int(thresh)}"))
+
+    @property
+    def na(self):
+        return DataFrameNaFunctions(self)
 
     def groupBy(self, *cols):
         return GroupedData(self, _names_arg(cols))
@@ -443,6 +489,22 @@ class DataFrame:
             return "DataFrame[" + ", ".join(f"{n}: {t}" for n, t in self.dtypes) + "]"
         except Exception:  # the repr of a DataFrame whose query fails names no columns
             return "DataFrame[?]"
+
+
+class DataFrameNaFunctions:
+    """df.na: fill and drop (fillna, dropna)."""
+
+    def __init__(self, df):
+        self._df = df
+
+    def fill(self, value, subset=None):
+        return self._df.fillna(value, subset)
+
+    def drop(self, how="any", thresh=None, subset=None):
+        return self._df.dropna(how, thresh, subset)
+
+    def replace(self, *args, **kwargs):
+        raise NotImplementedError("DataFrame.na.replace is not in deltalite.spark's subset; use when/otherwise")
 
 
 class GroupedData:

@@ -132,6 +132,12 @@ CASES = {
     "window_aggregate_partition": lambda s, F: _order(people(s).withColumn(
         "city_total", F.sum("score").over(_w(s).partitionBy("city")))),
     "drop_duplicates_subset": lambda s, F: _order(people(s).dropDuplicates(["city"]).select("city")),
+    "fillna_number": lambda s, F: _order(people(s).fillna(0)),
+    "fillna_string_subset": lambda s, F: _order(people(s).withColumn("city", F.when(F.col("id") == 2, None)
+                                                                      .otherwise(F.col("city"))).fillna("?", ["city"])),
+    "fillna_dict": lambda s, F: _order(people(s).na.fill({"age": -1, "score": 0.5})),
+    "dropna_any": lambda s, F: _order(people(s).dropna()),
+    "dropna_subset_thresh": lambda s, F: _order(people(s).na.drop(thresh=2, subset=["age", "score", "city"])),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 

@@ -108,7 +108,7 @@ def test_outside_the_subset_names_the_call(spark):
                        (lambda: df.write.format("parquet"), "DataFrameWriter.format"),
                        (lambda: F.col("a").withField("x", F.lit(1)), "Column.withField"),
                        (lambda: spark.sparkContext, "sparkContext"),
-                       (lambda: df.na, "DataFrame.na")]:
+                       (lambda: df.na.replace(1, 2), "DataFrame.na.replace")]:
         with pytest.raises(NotImplementedError, match=name):
             call()
 
