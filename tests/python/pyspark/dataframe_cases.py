@@ -138,6 +138,11 @@ CASES = {
     "fillna_dict": lambda s, F: _order(people(s).na.fill({"age": -1, "score": 0.5})),
     "dropna_any": lambda s, F: _order(people(s).dropna()),
     "dropna_subset_thresh": lambda s, F: _order(people(s).na.drop(thresh=2, subset=["age", "score", "city"])),
+    "order_functions_desc_nulls": lambda s, F: people(s).orderBy(F.desc("city"), F.col("age").desc_nulls_last(),
+                                                                 F.asc("id")),
+    "group_by_alias": lambda s, F: _order(people(s).groupBy(F.col("city").alias("c")).agg(F.max("id").alias("m"))),
+    "join_duplicate_names": lambda s, F: (lambda p, c: _order(p.join(c, p.city == c.city).select(p.id, c.coast)))(
+        people(s), cities(s)),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 
@@ -157,8 +162,10 @@ SHOWS = [
     ("typed_values", {"truncate": False}),
     ("typed_casts", {}),
     ("quoted_literal", {}),
+    ("join_duplicate", {}),
 ]
 EXTRA = {
     "long_text": lambda s, F: s.createDataFrame([("a" * 30, 1), ("short", None)], ["text", "n"]),
     "empty": lambda s, F: people(s).filter("id > 100"),
+    "join_duplicate": lambda s, F: (lambda p, c: p.join(c, p.city == c.city).orderBy(p.id))(people(s), cities(s)),
 }
