@@ -369,3 +369,18 @@ def test_table_reads_are_tables_in_the_from_clause(spark):
     assert t.join(u, t.id == u.id).select(t.v, u.w).collect() == [Row(v="a", w=10)]
     assert DeltaTable.forPath(spark, "t").alias("x").toDF().filter("x.id = 2").collect() == [Row(id=2, v="b")]
     assert spark.read.format("delta").option("versionAsOf", 0).table("u").alias("z").select("z.w").count() == 2
+
+
+def test_engine_settings_list_matches_the_engine():
+    """session.ENGINE_SETTINGS repeats the engine's known settings (sql_session.c's
+    known_settings): the two lists must stay the same."""
+    import pathlib
+    import re
+
+    from deltalite.spark.session import ENGINE_SETTINGS
+
+    root = pathlib.Path(__file__).resolve().parents[3]
+    source = next(root.glob("src/sql/**/sql_session.c")).read_text()
+    table = source[source.index("known_settings[] = {"):]
+    table = table[: table.index("};")]
+    assert set(re.findall(r'\{"([^"]+)",', table)) == ENGINE_SETTINGS
