@@ -384,3 +384,15 @@ def test_engine_settings_list_matches_the_engine():
     table = source[source.index("known_settings[] = {"):]
     table = table[: table.index("};")]
     assert set(re.findall(r'\{"([^"]+)",', table)) == ENGINE_SETTINGS
+
+
+def test_dynamic_partition_overwrite_and_merge_schema_options(spark):
+    spark.createDataFrame([(1, "a"), (2, "b")], ["id", "p"]).write.format("delta").partitionBy("p").save("t")
+    (spark.createDataFrame([(3, "b")], ["id", "p"]).write.format("delta").mode("overwrite")
+     .option("partitionOverwriteMode", "dynamic").save("t"))
+    assert sorted(spark.read.format("delta").load("t").collect()) == [Row(id=1, p="a"), Row(id=3, p="b")]
+    (spark.createDataFrame([(4, "c", True)], ["id", "p", "flag"]).write.format("delta").mode("append")
+     .options(mergeSchema=True).save("t"))
+    assert spark.read.format("delta").load("t").columns == ["id", "p", "flag"]
+    with pytest.raises(ValueError, match="true or false"):
+        spark.createDataFrame([(1,)], ["id"]).write.format("delta").option("mergeSchema", "yes").save("t")
