@@ -22,6 +22,10 @@ def _col_or_name(value):
     raise TypeError(f"expected a Column or a column name, got {type(value).__name__}: {value!r}")
 
 
+# spark.read.text's hidden column of file names, which input_file_name() reads.
+INPUT_FILE_COLUMN = "`_dl_input_file`"
+
+
 def condition_sql(cond):
     """SQL of a condition: SQL text (in parentheses) or a Column."""
     if isinstance(cond, Column):

@@ -6,7 +6,7 @@ relation, so that it joins, filters and merges like any other."""
 from . import _sql
 from ._pretty import needs_pretty, pretty
 from ._show import show_string
-from .column import Column, _col_or_name, condition_sql, name_sql
+from .column import INPUT_FILE_COLUMN, Column, _col_or_name, condition_sql, name_sql
 from .errors import AnalysisException
 from .row import Row
 from .types import from_arrow, schema_from_arrow
@@ -77,6 +77,9 @@ class DataFrame:
         self._core = core
         self._is_join = is_join
         self._relation = None  # the table a read DataFrame is (session._table)
+        # The columns '*' stands for when its FROM clause has more (spark.read.text's hidden
+        # file-name column, for input_file_name()); None: all of them.
+        self._star = None
         self._arrow_schema_cache = local.schema if local is not None else None
 
     # ---- the query ---------------------------------------------------------------------------
@@ -101,8 +104,11 @@ class DataFrame:
             return DataFrame(self._session, sql, self._alias, name=self._name)
         return DataFrame(self._session, sql)
 
+    def _star_sql(self):
+        return self._star or "*"
+
     def _with_core(self, from_clause, conditions, is_join=False):
-        sql = f"SELECT * FROM {from_clause}" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+        sql = f"SELECT {self._star_sql()} FROM {from_clause}" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
         if is_join:
             return DataFrame(self._session, sql, core=(from_clause, conditions), is_join=True)
         return DataFrame(self._session, sql, self._alias, name=self._name, core=(from_clause, conditions))
@@ -173,7 +179,16 @@ class DataFrame:
         cols = _names_arg(cols)
         if not cols:
             raise ValueError("select needs at least one column")
-        return self._derive(f"SELECT {', '.join(_select_item(c) for c in cols)} FROM {self._source()}")
+        items = [self._star_sql() if isinstance(c, str) and c == "*" else _select_item(c) for c in cols]
+        return self._derive(f"SELECT {self._check_file_name(', '.join(items))} FROM {self._source()}")
+
+    def _check_file_name(self, items):
+        """items (a select list), refused when they read input_file_name() where it has no file."""
+        if INPUT_FILE_COLUMN in items and self._star is None:
+            raise NotImplementedError("input_file_name() is in deltalite.spark's subset only on a DataFrame of "
+                                      "spark.read.text, before any other transformation (the engine's scans of "
+                                      "tables give no file names)")
+        return items
 
     def selectExpr(self, *exprs):
         exprs = _names_arg(exprs)
@@ -183,7 +198,7 @@ class DataFrame:
         if self._core is not None:
             from_clause, conditions = self._core
             df = self._with_core(from_clause, conditions + [condition_sql(condition)], self._is_join)
-            df._alias, df._name = self._alias, self._name
+            df._alias, df._name, df._star = self._alias, self._name, self._star
             return df
         return self._with_core(self._from(), [condition_sql(condition)])
 
@@ -202,7 +217,7 @@ class DataFrame:
             elif key is None:
                 items.append(_sql.quote_ident(name))
         items += [mapping[k] for k in mapping if k not in done]
-        return self._derive(f"SELECT {', '.join(items)} FROM {self._source()}")
+        return self._derive(f"SELECT {self._check_file_name(', '.join(items))} FROM {self._source()}")
 
     def withColumn(self, colName, col):
         if not isinstance(col, Column):
@@ -306,15 +321,15 @@ class DataFrame:
             if not asc and c._sort is None:
                 c = c.desc()
             items.append(c._order_sql())
-        return self._derive(f"SELECT * FROM {self._source()} ORDER BY {', '.join(items)}", keep_alias=True)
+        return self._derive(f"SELECT {self._star_sql()} FROM {self._source()} ORDER BY {', '.join(items)}", keep_alias=True)
 
     sort = orderBy
 
     def limit(self, num):
-        return self._derive(f"SELECT * FROM {self._source()} LIMIT {int(num)}", keep_alias=True)
+        return self._derive(f"SELECT {self._star_sql()} FROM {self._source()} LIMIT {int(num)}", keep_alias=True)
 
     def distinct(self):
-        return self._derive(f"SELECT DISTINCT * FROM {self._source()}")
+        return self._derive(f"SELECT DISTINCT {self._star_sql()} FROM {self._source()}")
 
     def dropDuplicates(self, subset=None):
         """distinct(), or one row (any) for each value of the subset columns, as Spark."""
@@ -379,7 +394,8 @@ class DataFrame:
         # A join's left side that is a join or a table read continues its FROM clause (the
         # names inside stay in scope); a table read joins as itself; anything else as one
         # relation.
-        left = self._core[0] if self._core is not None and not self._core[1] else self._from()
+        is_open = self._core is not None and not self._core[1] and (self._is_join or self._relation is not None)
+        left = self._core[0] if is_open else self._from()
         right = other._core[0] if other._relation is not None and not other._core[1] else other._from()
         if on is None:
             clause = f"{left} {'CROSS JOIN' if kind == 'INNER JOIN' else kind} {right}"
@@ -443,7 +459,7 @@ class DataFrame:
         else:
             items = [None if needs_pretty(f.type) else
                      f"CAST({_sql.quote_ident(f.name)} AS STRING) AS {_sql.quote_ident(f.name)}" for f in schema]
-        select = "*" if None in items and len(set(items)) == 1 else ", ".join(
+        select = self._star_sql() if None in items and len(set(items)) == 1 else ", ".join(
             it or _sql.quote_ident(nm) for it, nm in zip(items, names))
         table = self._session._run(f"SELECT {select} FROM {self._source()} LIMIT {int(n) + 1}")
         zone = self._session._zone()

@@ -4,7 +4,7 @@ PySpark takes as column names may be strings or Columns; literals go through lit
 
 
 from . import _sql
-from .column import Column, _col_or_name, _expr, name_sql
+from .column import INPUT_FILE_COLUMN, Column, _col_or_name, _expr, name_sql
 
 __all__ = [
     "col", "column", "lit", "expr", "when", "coalesce", "isnull", "isnan", "nanvl", "greatest", "least",
@@ -390,8 +390,47 @@ def _unsupported(name, why):
     return f
 
 
-input_file_name = _unsupported("input_file_name", "the engine has no file-name column; DESCRIBE DETAIL and the table API's files() list a table's files")
-from_json = _unsupported("from_json", "the engine has no from_json yet; get_json_object(col, '$.field') reads one field")
+def input_file_name():
+    """The file a spark.read.text row came from (file:// URI); other DataFrames refuse it."""
+    return Column(INPUT_FILE_COLUMN)
+
+
+def from_json(c, schema, options=None):
+    """A struct read from JSON text by a StructType (or DDL) schema, as Spark's PERMISSIVE
+    from_json: NULL text gives NULL, a field that is missing or of another type gives NULL.
+    Compiled to one get_json_object per field (the engine has no from_json)."""
+    from .types import StructType, parse_ddl_schema
+
+    if options:
+        raise NotImplementedError("functions.from_json(options=...) is not in deltalite.spark's subset")
+    if isinstance(schema, str):
+        schema = parse_ddl_schema(schema)
+    if not isinstance(schema, StructType):
+        raise NotImplementedError(f"functions.from_json with a {type(schema).__name__} schema is not in "
+                                  f"deltalite.spark's subset; give a StructType")
+    return Column(_json_struct(_col_or_name(c), "$", schema))
+
+
+def _json_struct(text, path, struct):
+    from .types import ArrayType, MapType, StringType, StructType
+
+    fields = []
+    for f in struct.fields:
+        if "'" in f.name or "]" in f.name or "\\" in f.name:
+            raise NotImplementedError(f"from_json: the field name {f.name!r} cannot be written as a JSON path")
+        sub = f"{path}['{f.name}']"
+        if isinstance(f.dataType, StructType):
+            value = _json_struct(text, sub, f.dataType)
+        elif isinstance(f.dataType, (ArrayType, MapType)):
+            raise NotImplementedError(f"from_json: field {f.name!r} is an array or a map, which deltalite.spark's "
+                                      f"from_json does not read (structs and atomic fields only)")
+        elif isinstance(f.dataType, StringType):
+            value = f"get_json_object({text}, {_sql.string_literal(sub)})"
+        else:
+            value = f"try_cast(get_json_object({text}, {_sql.string_literal(sub)}) AS {f.dataType.simpleString()})"
+        fields.append(f"{_sql.string_literal(f.name)}, {value}")
+    return (f"CASE WHEN get_json_object({text}, {_sql.string_literal(path)}) IS NULL THEN NULL "
+            f"ELSE named_struct({', '.join(fields)}) END")
 monotonically_increasing_id = _unsupported("monotonically_increasing_id", "no row ids in the engine")
 udf = _unsupported("udf", "Python functions do not run inside the engine")
 pandas_udf = _unsupported("pandas_udf", "Python functions do not run inside the engine")

@@ -120,10 +120,19 @@ class DataFrameReader(_Options):
         f.__name__ = name
         return f
 
+    def text(self, paths, wholetext=False, lineSep=None, **options):
+        """Text files as one row per line (column value), as Spark's text source; paths may
+        be files, folders (their files) and glob patterns. input_file_name() gives each
+        row's file."""
+        if options or self._options:
+            raise NotImplementedError("DataFrameReader.text with options is not in deltalite.spark's subset")
+        from ._text import read_text
+
+        return read_text(self._session, [paths] if isinstance(paths, str) else list(paths), wholetext, lineSep)
+
     parquet = _file_format("parquet")
     csv = _file_format("csv")
     json = _file_format("json")
-    text = _file_format("text")
     orc = _file_format("orc")
     jdbc = _file_format("jdbc")
 

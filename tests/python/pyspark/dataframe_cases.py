@@ -143,6 +143,10 @@ CASES = {
     "group_by_alias": lambda s, F: _order(people(s).groupBy(F.col("city").alias("c")).agg(F.max("id").alias("m"))),
     "join_duplicate_names": lambda s, F: (lambda p, c: _order(p.join(c, p.city == c.city).select(p.id, c.coast)))(
         people(s), cities(s)),
+    "from_json": lambda s, F: s.createDataFrame(
+        [(1, '{"a": 1, "b": {"c": "x"}, "s": {"k": [1]}, "t": true}'), (2, '{"a": "nope", "b": null}'), (3, None),
+         (4, '{"a": 5}'), (5, '{"s": "plain", "a": 2.0}')], "id INT, j STRING")
+        .select("id", F.from_json("j", "a INT, b STRUCT<c: STRING>, s STRING, t BOOLEAN").alias("p")).orderBy("id"),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 

@@ -396,3 +396,19 @@ def test_dynamic_partition_overwrite_and_merge_schema_options(spark):
     assert spark.read.format("delta").load("t").columns == ["id", "p", "flag"]
     with pytest.raises(ValueError, match="true or false"):
         spark.createDataFrame([(1,)], ["id"]).write.format("delta").option("mergeSchema", "yes").save("t")
+
+
+def test_read_text(spark, tmp_path):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "a.txt").write_text("one\r\ntwo\n")
+    (tmp_path / "logs" / "b.txt").write_text("three")
+    (tmp_path / "logs" / "_hidden").write_text("skipped")
+    df = spark.read.text("logs").withColumn("f", F.input_file_name())
+    rows = [(r.value, r.f.rsplit("/", 1)[1]) for r in df.orderBy("value").collect()]
+    assert rows == [("one", "a.txt"), ("three", "b.txt"), ("two", "a.txt")]
+    assert df.collect()[0].f.startswith("file:///")
+    assert spark.read.text("logs/*.txt").columns == ["value"]
+    assert spark.read.text("logs/a.txt").filter("value = 'two'").select("*").collect() == [Row(value="two")]
+    assert spark.read.text(["logs/a.txt"], wholetext=True).collect() == [Row(value="one\r\ntwo\n")]
+    with pytest.raises(FileNotFoundError, match="PATH_NOT_FOUND"):
+        spark.read.text("logs/*.csv")

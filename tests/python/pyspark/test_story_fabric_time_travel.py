@@ -252,14 +252,77 @@ def test_audit_snapshot(table, capsys):
     assert "|gold_sales_orders|3      |" in out  # newest first, values left-aligned (truncate=False)
 
 
-def test_raw_log_cells_are_outside_the_subset(table):
+def test_raw_log_cells(table, capsys):
     spark = table
-    # ---- cell: Reading the Raw Transaction Log Files ----
-    # spark.read.text is not in the subset (the engine reads Delta tables, not text files):
-    # the call fails naming itself instead of doing something else.
+    # ---- cell: Reading the Raw Transaction Log Files (verbatim; imports changed) ----
+    import json  # noqa: F401
+    from deltalite.spark.functions import explode  # noqa: F401
+    # Read all commit log files from the _delta_log directory
     log_path = "Tables/gold_sales_orders/_delta_log/*.json"
-    with pytest.raises(NotImplementedError, match=r"DataFrameReader\.text"):
-        spark.read.text(log_path)
+    raw_log = spark.read.text(log_path)
+    raw_log.show(5, truncate=False)
+    out = capsys.readouterr().out
+    assert out.startswith("+---") and '{"commitInfo":' in out and "only showing top 5 rows" in out
+
+    # ---- cell: Parse commit log to extract file-level add/remove actions (verbatim) ----
+    # (the cell calls regexp_extract and get_json_object without importing them: imported here)
+    from deltalite.spark.functions import get_json_object, regexp_extract
+    from deltalite.spark.types import StructType, StructField, StringType, LongType, BooleanType, MapType  # noqa: F401
+    from deltalite.spark.functions import from_json, col, input_file_name
+    # Read with file source information to know which commit version each action belongs to
+    raw_log_with_source = (
+        spark.read
+        .text("Tables/gold_sales_orders/_delta_log/*.json")
+        .withColumn("source_file", input_file_name())
+        # Extract version number from filename (e.g., 00000000000000000003.json -> 3)
+        .withColumn(
+            "commit_version",
+            regexp_extract(col("source_file"), r"(\d+)\.json$", 1).cast("long")
+        )
+    )
+    # Parse the "add" actions to see which files were written
+    add_schema = StructType([
+        StructField("path", StringType()),
+        StructField("size", LongType()),
+        StructField("modificationTime", LongType()),
+        StructField("dataChange", BooleanType()),
+        StructField("stats", StringType())
+    ])
+    adds_df = (
+        raw_log_with_source
+        .filter(col("value").contains('"add"'))
+        .withColumn("add_action", from_json(
+            get_json_object(col("value"), "$.add"), add_schema
+        ))
+        .filter(col("add_action").isNotNull())
+        .select(
+            "commit_version",
+            col("add_action.path").alias("file_path"),
+            col("add_action.size").alias("file_size_bytes"),
+            col("add_action.dataChange").alias("is_data_change")
+        )
+    )
+    adds_df.orderBy("commit_version").show(truncate=False)
+
+    adds = adds_df.orderBy("commit_version").collect()
+    assert sorted({r.commit_version for r in adds}) == [0, 1, 2, 3]  # every version added files
+    assert all(r.file_path.endswith(".parquet") and r.file_size_bytes > 0 and r.is_data_change for r in adds)
+    files = {r.file_path for r in adds}
+    import os
+    assert all(os.path.isfile(os.path.join(PATH, f)) for f in files)  # nothing vacuumed yet
+    assert "|commit_version|file_path" in capsys.readouterr().out
+
+
+def test_input_file_name_elsewhere_is_refused(table):
+    spark = table
+    with pytest.raises(NotImplementedError, match="input_file_name"):
+        spark.read.format("delta").load(PATH).withColumn("f", input_file_name_())
+
+
+def input_file_name_():
+    from deltalite.spark.functions import input_file_name
+
+    return input_file_name()
 
 
 def test_retention_and_vacuum_cells(table, capsys):
