@@ -38,7 +38,7 @@ _UNSUPPORTED = {
     "replace": "not in the subset; use when/otherwise",
     "crosstab": "not in the subset", "cube": "not in the subset; use spark.sql with GROUP BY CUBE",
     "rollup": "not in the subset; use spark.sql with GROUP BY ROLLUP", "pandas_api": "not in the subset",
-    "observe": "not in the subset", "summary": "not in the subset", "describe": "not in the subset",
+    "observe": "not in the subset", "summary": "not in the subset; describe() gives count, mean, stddev, min, max",
     "melt": "not in the subset", "unpivot": "not in the subset", "transform": "not in the subset",
     "writeTo": "not in the subset; use write.format('delta')", "mergeInto": "not in the subset; use DeltaTable.merge",
     "inputFiles": "not in the subset; DeltaTable.detail() and the table API list files",
@@ -293,6 +293,35 @@ class DataFrame:
         if thresh is None:
             thresh = len(names) if how == "any" else 1
         return self.filter(Column(f"({' + '.join(present) or '0'}) >= {int(thresh)}"))
+
+    def describe(self, *cols):
+        """count, mean, stddev, min and max of numeric and string columns, as text (Spark's
+        describe: mean and stddev NULL for strings)."""
+        import pyarrow as pa
+
+        cols = _names_arg(cols)
+        schema = self._arrow_schema()
+        chosen = [schema.field(c) for c in cols if c in schema.names] if cols else list(schema)
+        fields = [f for f in chosen
+                  if (pa.types.is_integer(f.type) or pa.types.is_floating(f.type) or pa.types.is_decimal(f.type)
+                      or pa.types.is_string(f.type) or pa.types.is_large_string(f.type) or pa.types.is_string_view(f.type))]
+        if cols and len(fields) != len(cols):
+            missing = set(cols) - {f.name for f in fields}
+            raise AnalysisException(f"[UNRESOLVED_COLUMN] describe: no numeric or string column {', '.join(sorted(missing))}")
+
+        def stat(label, fn, f):
+            q = _sql.quote_ident(f.name)
+            is_text = not (pa.types.is_integer(f.type) or pa.types.is_floating(f.type) or pa.types.is_decimal(f.type))
+            if fn in ("avg", "stddev") and is_text:
+                return f"CAST(NULL AS STRING) AS {q}"
+            value = f"{fn}(CAST({q} AS DOUBLE))" if fn in ("avg", "stddev") else f"{fn}({q})"
+            return f"CAST({value} AS STRING) AS {q}"
+
+        stats = (("count", "count"), ("mean", "avg"), ("stddev", "stddev"), ("min", "min"), ("max", "max"))
+        parts = [f"SELECT {i} AS `_dl_order`, '{label}' AS `summary`, " + ", ".join(stat(label, fn, f) for f in fields)
+                 + f" FROM {self._source()}" for i, (label, fn) in enumerate(stats)]
+        names = ", ".join(["`summary`"] + [_sql.quote_ident(f.name) for f in fields])
+        return self._derive(f"SELECT {names} FROM ({' UNION ALL '.join(parts)}) AS `_dl_stats` ORDER BY `_dl_order`")
 
     @property
     def na(self):

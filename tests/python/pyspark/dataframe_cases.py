@@ -147,6 +147,8 @@ CASES = {
         [(1, '{"a": 1, "b": {"c": "x"}, "s": {"k": [1]}, "t": true}'), (2, '{"a": "nope", "b": null}'), (3, None),
          (4, '{"a": 5}'), (5, '{"s": "plain", "a": 2.0}')], "id INT, j STRING")
         .select("id", F.from_json("j", "a INT, b STRUCT<c: STRING>, s STRING, t BOOLEAN").alias("p")).orderBy("id"),
+    "describe_all": lambda s, F: people(s).describe(),
+    "describe_some": lambda s, F: people(s).describe("age", "name"),
     "row_values": lambda s, F: s.createDataFrame([(1, "x", 2.5, True, None)], "a INT, b STRING, c DOUBLE, d BOOLEAN, e STRING"),
 }
 
@@ -167,6 +169,7 @@ SHOWS = [
     ("typed_casts", {}),
     ("quoted_literal", {}),
     ("join_duplicate", {}),
+    ("describe_all", {}),
 ]
 EXTRA = {
     "long_text": lambda s, F: s.createDataFrame([("a" * 30, 1), ("short", None)], ["text", "n"]),
