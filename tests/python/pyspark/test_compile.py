@@ -412,3 +412,25 @@ def test_read_text(spark, tmp_path):
     assert spark.read.text(["logs/a.txt"], wholetext=True).collect() == [Row(value="one\r\ntwo\n")]
     with pytest.raises(FileNotFoundError, match="PATH_NOT_FOUND"):
         spark.read.text("logs/*.csv")
+
+
+def test_delta_table_builders(spark):
+    from deltalite.spark.types import IntegerType
+
+    dt_ = (DeltaTable.createIfNotExists(spark).tableName("events").addColumn("id", IntegerType(), nullable=False)
+           .addColumn("kind", "STRING", comment="what happened").partitionedBy("kind")
+           .property("delta.appendOnly", "false").comment("all events").execute())
+    assert dt_.toDF().dtypes == [("id", "int"), ("kind", "string")]
+    detail = dt_.detail().collect()[0]
+    assert detail.partitionColumns == ["kind"] and detail.properties["delta.appendOnly"] == "false"
+    DeltaTable.createIfNotExists(spark).tableName("events").addColumn("other", "INT").execute()  # exists: kept
+    assert DeltaTable.forName(spark, "events").toDF().columns == ["id", "kind"]
+    with pytest.raises(AnalysisException, match="already exists"):
+        DeltaTable.create(spark).tableName("events").addColumn("x", "INT").execute()
+    DeltaTable.createOrReplace(spark).location("by/path").addColumns(
+        StructType([StructField("a", LongType())])).execute()
+    assert spark.read.format("delta").load("by/path").dtypes == [("a", "bigint")]
+    with pytest.raises(AnalysisException, match="generated"):
+        DeltaTable.create(spark).tableName("g").addColumn("x", "INT", generatedAlwaysAs="1").execute()
+    with pytest.raises(NotImplementedError, match="metastore"):
+        DeltaTable.create(spark).tableName("n").location("p").addColumn("x", "INT").execute()
