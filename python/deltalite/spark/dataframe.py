@@ -40,7 +40,7 @@ _UNSUPPORTED = {
     "rollup": "not in the subset; use spark.sql with GROUP BY ROLLUP", "pandas_api": "not in the subset",
     "observe": "not in the subset", "summary": "not in the subset; describe() gives count, mean, stddev, min, max",
     "melt": "not in the subset", "unpivot": "not in the subset", "transform": "not in the subset",
-    "writeTo": "not in the subset; use write.format('delta')", "mergeInto": "not in the subset; use DeltaTable.merge",
+"mergeInto": "not in the subset; use DeltaTable.merge",
     "inputFiles": "not in the subset; DeltaTable.detail() and the table API list files",
     "approxQuantile": "not in the subset", "corr": "not in the subset", "cov": "not in the subset",
     "freqItems": "not in the subset", "toJSON": "not in the subset", "toLocalIterator": "not in the subset",
@@ -518,6 +518,11 @@ class DataFrame:
         self._session._register_view(name, self, replace=False)
 
     registerTempTable = createOrReplaceTempView
+
+    def writeTo(self, table):
+        from .readwriter import DataFrameWriterV2
+
+        return DataFrameWriterV2(self, table)
 
     @property
     def write(self):

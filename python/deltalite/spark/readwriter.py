@@ -267,3 +267,83 @@ class DataFrameWriter(_Options):
                 f"[DELTA_PARTITION_COLUMNS_MISMATCH] partitionBy({', '.join(self._partition_by)}) does not match the "
                 f"partition columns of {target} ({', '.join(have) or 'none'}); leave partitionBy out, or "
                 f"overwrite with option('overwriteSchema', 'true') to change them")
+
+
+class DataFrameWriterV2:
+    """df.writeTo(name): create, replace, createOrReplace, append, overwritePartitions, as
+    PySpark's DataFrameWriterV2 over a Delta table by name (or delta.`path`)."""
+
+    def __init__(self, df, table):
+        self._df, self._table = df, table
+        self._provider = None
+        self._partitions, self._properties, self._options = [], {}, {}
+
+    def using(self, provider):
+        if str(provider).lower() != "delta":
+            raise NotImplementedError(f"DataFrameWriterV2.using({provider!r}): deltalite.spark writes Delta tables only")
+        self._provider = "delta"
+        return self
+
+    def option(self, key, value):
+        if key.lower() != "mergeschema":
+            raise NotImplementedError(f"DataFrameWriterV2.option({key!r}): deltalite.spark takes 'mergeSchema' only; "
+                                      f"other options would be ignored")
+        self._options["mergeSchema"] = _option_value(value)
+        return self
+
+    def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def tableProperty(self, property, value):
+        self._properties[property] = str(value)
+        return self
+
+    def partitionedBy(self, col, *cols):
+        from .column import Column
+
+        for c in (col,) + cols:
+            if isinstance(c, Column):
+                raise NotImplementedError("DataFrameWriterV2.partitionedBy with transforms (years(), bucket(), ...) is "
+                                          "not in deltalite.spark's subset; partition by column names")
+            self._partitions.append(c)
+        return self
+
+    def _create(self, verb):
+        target = _sql.quote_name(self._table)
+        parts = ""
+        if self._partitions:
+            parts = " PARTITIONED BY (" + ", ".join(_sql.quote_ident(c) for c in self._partitions) + ")"
+        props = ""
+        if self._properties:
+            props = " TBLPROPERTIES (" + ", ".join(f"{_sql.string_literal(k)} = {_sql.string_literal(v)}"
+                                                   for k, v in self._properties.items()) + ")"
+        self._df._session._run(f"{verb} {target} USING DELTA{parts}{props} AS SELECT * FROM {self._df._from()}")
+
+    def create(self):
+        self._create("CREATE TABLE")
+
+    def replace(self):
+        self._create("REPLACE TABLE")
+
+    def createOrReplace(self):
+        self._create("CREATE OR REPLACE TABLE")
+
+    def _insert(self, verb, extra=()):
+        opts = [(k, v) for k, v in self._options.items()] + list(extra)
+        with_ = ""
+        if opts:
+            with_ = " WITH (" + ", ".join(f"{_sql.string_literal(k)} = {_sql.string_literal(v)}" for k, v in opts) + ")"
+        target = _sql.quote_name(self._table)
+        self._df._session._run(f"{verb} {target}{with_} BY NAME SELECT * FROM {self._df._from()}")
+
+    def append(self):
+        self._insert("INSERT INTO")
+
+    def overwritePartitions(self):
+        self._insert("INSERT OVERWRITE", [("partitionOverwriteMode", "dynamic")])
+
+    def overwrite(self, condition):
+        raise NotImplementedError("DataFrameWriterV2.overwrite(condition): the engine does not do INSERT ... REPLACE "
+                                  "WHERE yet; DELETE the rows, then append()")

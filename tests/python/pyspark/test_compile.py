@@ -434,3 +434,18 @@ def test_delta_table_builders(spark):
         DeltaTable.create(spark).tableName("g").addColumn("x", "INT", generatedAlwaysAs="1").execute()
     with pytest.raises(NotImplementedError, match="metastore"):
         DeltaTable.create(spark).tableName("n").location("p").addColumn("x", "INT").execute()
+
+
+def test_writer_v2(spark):
+    df = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "p"])
+    df.writeTo("w").using("delta").partitionedBy("p").tableProperty("delta.appendOnly", "false").create()
+    assert DeltaTable.forName(spark, "w").detail().collect()[0].partitionColumns == ["p"]
+    with pytest.raises(AnalysisException, match="already exists"):
+        df.writeTo("w").using("delta").create()
+    spark.createDataFrame([("c", 3)], ["p", "id"]).writeTo("w").append()
+    spark.createDataFrame([(9, "a")], ["id", "p"]).writeTo("w").overwritePartitions()
+    assert sorted(spark.table("w").collect()) == [Row(id=2, p="b"), Row(id=3, p="c"), Row(id=9, p="a")]
+    spark.createDataFrame([(1.5,)], ["x"]).writeTo("w").createOrReplace()
+    assert spark.table("w").collect() == [Row(x=1.5)]
+    with pytest.raises(NotImplementedError, match="REPLACE WHERE"):
+        df.writeTo("w").overwrite(F.col("id") == 1)
