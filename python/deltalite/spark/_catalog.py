@@ -31,7 +31,11 @@ class Catalog:
         where = "" if dbName is None else f" IN {_sql.quote_ident(dbName)}"
         like = "" if pattern is None else f" LIKE {_sql.string_literal(pattern)}"
         rows = self._session._run(f"SHOW TABLES{where}{like}").to_pylist()
-        tables = [Table(r["tableName"], "spark_catalog", [r["namespace"]], None, "MANAGED", False) for r in rows]
+        from .session import DATA_PREFIX
+
+        tables = [Table(r["tableName"], "spark_catalog", [r["namespace"]], None, "MANAGED", False) for r in rows
+                  if r["isTemporary"] in ("false", False)]
+        tables = [t for t in tables if not t.name.startswith(DATA_PREFIX)]
         views = sorted(self._session._views)
         if pattern is not None:
             import fnmatch

@@ -9,8 +9,8 @@ from .types import (DataType, NullType, StructField, StructType, infer_type, mer
                     parse_type, schema_from_arrow, to_arrow)
 
 
-# Up to this many values, rows travel inside the statement (VALUES); more go through a Parquet
-# file of the session's (removed when the session stops).
+# Up to this many values, rows travel inside the statement (VALUES); more are registered with
+# the connection as Arrow data (until the session stops).
 INLINE_VALUES = 20_000
 
 
@@ -25,15 +25,14 @@ def _from_arrow_table(session, table, schema):
     if table.num_rows * max(1, table.num_columns) > INLINE_VALUES:
         if types.names != table.column_names:
             raise ValueError(f"createDataFrame: the schema names {types.names} are not the data's {table.column_names}")
-        return _parquet_relation(session, types, table.cast(to_arrow(types)) if schema is not None else table)
+        return _arrow_relation(session, types, table.cast(to_arrow(types)) if schema is not None else table)
     rows = [tuple(r.values()) for r in table.to_pylist()]
     return _relation(session, types, rows)
 
 
-def _parquet_relation(session, struct, table):
-    """A DataFrame reading an Arrow table of Spark types from a Parquet file of the session."""
-    path = session._temp_parquet(table)
-    return DataFrame(session, f"SELECT * FROM read_parquet({_sql.string_literal(path)})")
+def _arrow_relation(session, struct, table):
+    """A DataFrame reading an Arrow table of Spark types registered with the connection."""
+    return DataFrame(session, f"SELECT * FROM {session._data_relation(table)}")
 
 
 def _python_value(v):
@@ -95,7 +94,7 @@ def _relation(session, struct, rows):
                       for j, f in enumerate(struct.fields)]
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError) as e:
             raise ValueError(f"createDataFrame: a value does not fit its column's type: {e}") from e
-        return _parquet_relation(session, struct, pa.Table.from_arrays(arrays, names=struct.names))
+        return _arrow_relation(session, struct, pa.Table.from_arrays(arrays, names=struct.names))
     types = [f.dataType.simpleString() for f in struct.fields]
     return DataFrame(session, _sql.values_relation(struct.names, types, rows))
 

@@ -1,5 +1,5 @@
 """spark.read.text: the lines of text files, read here and carried into the engine as any
-Python data (VALUES, or a Parquet file of the session), with a hidden column of each line's
+Python data (VALUES, or Arrow data registered with the connection), with a hidden column of each line's
 file for input_file_name()."""
 
 import glob
@@ -59,7 +59,7 @@ def read_text(session, paths, wholetext, line_sep):
     hidden = INPUT_FILE_COLUMN.strip("`")
     if len(values) * 2 > INLINE_VALUES:
         table = pa.table({"value": pa.array(values, pa.string()), hidden: pa.array(files, pa.string())})
-        relation = f"read_parquet({_sql.string_literal(session._temp_parquet(table))})"
+        relation = session._data_relation(table)
     else:
         relation = f"({_sql.values_relation(['value', hidden], ['string', 'string'], list(zip(values, files)))})"
     name = session._next_alias()

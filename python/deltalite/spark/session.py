@@ -5,10 +5,7 @@ spark.sql.warehouse.dir, ./spark-warehouse by default), holding tables as Spark 
 import itertools
 import os
 import re
-import shutil
-import tempfile
 import threading
-import weakref
 
 from . import _sql, _views
 from .dataframe import DataFrame, _rows
@@ -27,6 +24,8 @@ ENGINE_SETTINGS = {
     "spark.sql.files.maxRecordsPerFile", "parquet.block.size", "parquet.page.size", "parquet.page.row.count.limit",
 }
 WAREHOUSE_KEY = "spark.sql.warehouse.dir"
+# The names of the Arrow data the session registers (createDataFrame's and commands' larger rows).
+DATA_PREFIX = "_dl_data_"
 # Settings that tune a JVM or a cluster and cannot change what a script computes: kept, unused.
 _HARMLESS = re.compile(
     r"^(spark\.app\.name|spark\.master|spark\.submit\.\S+|spark\.ui\.\S+|spark\.driver\.\S+|spark\.executor\.\S+"
@@ -186,7 +185,6 @@ class SparkSession:
         self._aliases = itertools.count(1)
         self._views = {}
         self._kept = {}
-        self._temp_folder = None  # Parquet files of createDataFrame's larger data
         self.conf = RuntimeConfig(self)
         for k, v in settings.items():
             self.conf.set(k, v)
@@ -247,12 +245,12 @@ class SparkSession:
 
     def _local(self, table):
         """A DataFrame of rows already here (a command's result): its rows as VALUES, or a
-        Parquet file of the session when there are many."""
+        registered Arrow table when there are many."""
         from ._create import INLINE_VALUES
 
         names = table.column_names
         if table.num_rows * max(1, len(names)) > INLINE_VALUES:
-            sql = f"SELECT * FROM read_parquet({_sql.string_literal(self._temp_parquet(table))})"
+            sql = f"SELECT * FROM {self._data_relation(table)}"
         else:
             types = [f.dataType.simpleString() for f in schema_from_arrow(table.schema)]
             rows = [tuple(r) for r in _rows(table, is_local_time=False)]
@@ -337,28 +335,20 @@ class SparkSession:
     def sparkContext(self):
         raise NotImplementedError("SparkSession.sparkContext: there is no SparkContext without a JVM")
 
-    def _temp_parquet(self, table):
-        """A Parquet file of an Arrow table, kept until the session stops (timestamps in
-        microseconds, as Delta stores them; a nanosecond value that does not fit is refused)."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        if self._temp_folder is None:
-            self._temp_folder = tempfile.mkdtemp(prefix="deltalite-spark-")
-            self._cleanup = weakref.finalize(self, shutil.rmtree, self._temp_folder, True)
-        path = os.path.join(self._temp_folder, f"data-{next(self._aliases)}.parquet")
+    def _data_relation(self, table):
+        """A name SQL reads an Arrow table by: registered with the connection (the native
+        API's temporary relations; buffers shared, not copied) until the session stops."""
+        name = f"{DATA_PREFIX}{next(self._aliases)}"
         try:
-            pq.write_table(table, path, coerce_timestamps="us", allow_truncated_timestamps=False)
-        except pa.ArrowInvalid as e:
-            raise ValueError(f"createDataFrame: the data cannot be stored as Spark types: {e} (round nanosecond "
-                             f"timestamps to microseconds first)") from e
-        return path
+            self._con.register(name, table)
+        except Exception as e:
+            if type(e).__module__.startswith("deltalite."):
+                raise from_engine(e) from e
+            raise
+        return _sql.quote_ident(name)
 
     def stop(self):
         with SparkSession._lock:
-            if self._temp_folder is not None:
-                self._cleanup()
-                self._temp_folder = None
             if self._con is not None:
                 close = getattr(self._con, "close", None)
                 if close is not None:

@@ -218,7 +218,7 @@ def from_arrow(t):
 
 
 def to_arrow(t):
-    """The Arrow type that holds a Spark type's values (what a Parquet file of them stores)."""
+    """The Arrow type that holds a Spark type's values (what createDataFrame registers)."""
     import pyarrow as pa
 
     simple = {
