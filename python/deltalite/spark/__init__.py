@@ -11,7 +11,7 @@ NotImplementedError naming the call."""
 
 from .column import Column
 from .dataframe import DataFrame, GroupedData
-from .errors import AnalysisException, IllegalArgumentException, ParseException, PySparkException
+from .errors import AnalysisException, IllegalArgumentException, ParseException, PySparkException, SparkRuntimeException
 from .readwriter import DataFrameReader, DataFrameWriter
 from .row import Row
 from .session import RuntimeConfig, SparkSession
@@ -20,7 +20,7 @@ from .window import Window, WindowSpec
 __all__ = [
     "SparkSession", "DataFrame", "Column", "Row", "GroupedData", "DataFrameReader", "DataFrameWriter",
     "RuntimeConfig", "AnalysisException", "ParseException", "IllegalArgumentException", "PySparkException",
-    "Window", "WindowSpec", "display",
+    "SparkRuntimeException", "Window", "WindowSpec", "display",
 ]
 
 

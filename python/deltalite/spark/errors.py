@@ -19,9 +19,20 @@ class IllegalArgumentException(PySparkException, ValueError):
     """An argument PySpark would refuse."""
 
 
+class SparkRuntimeException(PySparkException):
+    """A statement that failed while it ran, on a row's value: raise_error() and assert_true()
+    ([USER_RAISED_EXCEPTION]), as PySpark raises them."""
+
+
+# The engine's error conditions PySpark raises as SparkRuntimeException (not AnalysisException).
+_RUNTIME_CONDITIONS = ("[USER_RAISED_EXCEPTION]",)
+
+
 def from_engine(error):
     """The PySpark exception for an error of the native API."""
     text = str(error)
     kind = type(error).__name__.lower()
+    if any(c in text for c in _RUNTIME_CONDITIONS):
+        return SparkRuntimeException(text)
     cls = ParseException if ("syntax" in kind or text.startswith("syntax error")) else AnalysisException
     return cls(text)

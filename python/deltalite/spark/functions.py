@@ -19,7 +19,7 @@ __all__ = [
     "get_json_object", "to_json", "array", "struct", "create_map", "size", "explode", "element_at",
     "array_contains", "md5", "sha1", "sha2", "hash", "asc", "desc", "broadcast", "input_file_name",
     "from_json", "monotonically_increasing_id", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist",
-    "ntile", "lag", "lead",
+    "ntile", "lag", "lead", "raise_error", "assert_true",
     "udf", "pandas_udf",
 ]
 
@@ -128,6 +128,24 @@ isnan = _one("isnan")
 
 def nanvl(c1, c2):
     return _call("nanvl", c1, c2)
+
+
+# Errors. As in PySpark, a message given as a string is the message itself, not a column name.
+def _message(msg):
+    return lit(msg) if isinstance(msg, str) else msg
+
+
+def raise_error(errMsg):
+    """Fails the statement with errMsg ([USER_RAISED_EXCEPTION]; SparkRuntimeException) when a
+    row evaluates it."""
+    return _call("raise_error", _message(errMsg))
+
+
+def assert_true(col, errMsg=None):
+    """NULL when col is true; otherwise fails the statement as raise_error does."""
+    if errMsg is None:
+        return _call("assert_true", col)
+    return _call("assert_true", col, _message(errMsg))
 
 
 # Numbers.

@@ -6,7 +6,7 @@ import decimal
 
 import pytest
 
-from deltalite.spark import AnalysisException, ParseException, Row, SparkSession
+from deltalite.spark import AnalysisException, ParseException, Row, SparkRuntimeException, SparkSession
 from deltalite.spark import _sql, _views
 from deltalite.spark import functions as F
 from deltalite.spark.tables import DeltaTable
@@ -152,6 +152,21 @@ def test_errors_at_the_call_that_causes_them(spark):
         DeltaTable.forPath(spark, "no/such/table")
     with pytest.raises(AnalysisException, match="both version and timestamp"):
         spark.read.format("delta").option("versionAsOf", 0).option("timestampAsOf", "2024-01-01").load("x")
+
+
+def test_raise_error_and_assert_true(spark):
+    # A string message is the message (as PySpark's), not a column name; failures while a
+    # statement runs are SparkRuntimeException, as PySpark raises them, not AnalysisException.
+    assert F.raise_error("bad row")._sql == "raise_error('bad row')"
+    assert F.assert_true(F.col("a") > 0, "a must be > 0")._sql == "assert_true((`a` > 0), 'a must be > 0')"
+    df = spark.createDataFrame([(1,), (2,)], ["a"])
+    flagged = df.withColumn("a", F.when(F.col("a") == 2, F.raise_error(F.lit("bad row"))).otherwise(F.col("a")))
+    with pytest.raises(SparkRuntimeException, match=r"\[USER_RAISED_EXCEPTION\] bad row") as e:
+        flagged.collect()
+    assert not isinstance(e.value, AnalysisException)
+    with pytest.raises(SparkRuntimeException, match="a must be > 1"):
+        df.select(F.assert_true(F.col("a") > 1, "a must be > 1")).collect()
+    assert df.filter("a = 2").select(F.assert_true(F.col("a") > 1).alias("ok")).collect() == [Row(ok=None)]
 
 
 # ---- createDataFrame ---------------------------------------------------------------------------
