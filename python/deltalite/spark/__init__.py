@@ -5,6 +5,7 @@ run in this process (no JVM). A PySpark Delta script runs with its imports chang
     from pyspark.sql.functions import col     ->  from deltalite.spark.functions import col
     from pyspark.sql.types import StructType  ->  from deltalite.spark.types import StructType
     from delta.tables import DeltaTable       ->  from deltalite.spark.tables import DeltaTable
+    from delta import configure_spark_with_delta_pip  ->  from deltalite.spark import ...
 
 The subset and its differences from Spark: docs/pyspark.md. Calls outside it raise
 NotImplementedError naming the call."""
@@ -12,6 +13,7 @@ NotImplementedError naming the call."""
 from .column import Column
 from .dataframe import DataFrame, GroupedData
 from .errors import AnalysisException, IllegalArgumentException, ParseException, PySparkException, SparkRuntimeException
+from .pip_utils import configure_spark_with_delta_pip
 from .readwriter import DataFrameReader, DataFrameWriter
 from .row import Row
 from .session import RuntimeConfig, SparkSession
@@ -20,7 +22,7 @@ from .window import Window, WindowSpec
 __all__ = [
     "SparkSession", "DataFrame", "Column", "Row", "GroupedData", "DataFrameReader", "DataFrameWriter",
     "RuntimeConfig", "AnalysisException", "ParseException", "IllegalArgumentException", "PySparkException",
-    "SparkRuntimeException", "Window", "WindowSpec", "display",
+    "SparkRuntimeException", "Window", "WindowSpec", "display", "configure_spark_with_delta_pip",
 ]
 
 

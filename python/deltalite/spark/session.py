@@ -333,7 +333,10 @@ class SparkSession:
 
     @property
     def sparkContext(self):
-        raise NotImplementedError("SparkSession.sparkContext: there is no SparkContext without a JVM")
+        """setLogLevel, appName and master; other SparkContext calls are refused by name."""
+        from ._context import SparkContext
+
+        return SparkContext(self)
 
     def _data_relation(self, table):
         """A name SQL reads an Arrow table by: registered with the connection (the native

@@ -107,7 +107,7 @@ def test_outside_the_subset_names_the_call(spark):
                        (lambda: df.write.format("delta").option("replaceWhere", "a = 1"), "replaceWhere"),
                        (lambda: df.write.format("parquet"), "DataFrameWriter.format"),
                        (lambda: F.col("a").withField("x", F.lit(1)), "Column.withField"),
-                       (lambda: spark.sparkContext, "sparkContext"),
+                       (lambda: spark.sparkContext.parallelize([1]), "SparkContext.parallelize"),
                        (lambda: df.na.replace(1, 2), "DataFrame.na.replace")]:
         with pytest.raises(NotImplementedError, match=name):
             call()
@@ -138,6 +138,26 @@ def test_settings(tmp_path, monkeypatch):
     finally:
         spark.stop()
     assert SparkSession.getActiveSession() is None
+
+
+def test_spark_context_and_delta_pip(spark):
+    from deltalite.spark import IllegalArgumentException, configure_spark_with_delta_pip
+
+    builder = SparkSession.builder.appName("t")
+    assert configure_spark_with_delta_pip(builder) is builder  # no jars to add: Delta is in-process
+    with pytest.raises(NotImplementedError, match="extra_packages.*no JVM"):
+        configure_spark_with_delta_pip(builder, extra_packages=["io.delta:delta-iceberg_2.13:4.0.0"])
+    with pytest.raises(TypeError, match="SparkSession.builder"):
+        configure_spark_with_delta_pip(spark)
+    sc = spark.sparkContext
+    for level in ("ERROR", "warn", "OFF", "FATAL"):
+        sc.setLogLevel(level)  # deltalite.spark writes no log: at these levels Spark shows none either
+    assert spark.conf.get("spark.log.level") == "FATAL"
+    with pytest.raises(NotImplementedError, match="no DEBUG log"):
+        sc.setLogLevel("DEBUG")
+    with pytest.raises(IllegalArgumentException, match="did not match one of"):
+        sc.setLogLevel("LOUD")
+    assert sc.appName == "deltalite-pyspark-tests"
 
 
 def test_errors_at_the_call_that_causes_them(spark):
