@@ -222,6 +222,21 @@ class DataFrameWriter(_Options):
             raise AnalysisException(f"{name} is a temporary view; saveAsTable writes tables")
         self._write(_sql.quote_name(name), by_path=False)
 
+    def parquet(self, path, mode=None, partitionBy=None, compression=None):
+        """A folder of Parquet files (not a Delta table): _parquet.py."""
+        self.mode(mode)
+        if partitionBy is not None:
+            self.partitionBy(partitionBy)
+        if self._partition_by:
+            raise NotImplementedError("DataFrameWriter.parquet with partitionBy: deltalite.spark writes one folder of "
+                                      "Parquet files; write a Delta table with partitionBy instead")
+        if self._format is not None or self._options:
+            raise NotImplementedError("DataFrameWriter.parquet after format() or option(): those are the Delta "
+                                      "writer's; parquet(path) takes mode and compression")
+        from ._parquet import write_parquet
+
+        write_parquet(self._df, path, self._mode, compression)
+
     def insertInto(self, tableName, overwrite=None):
         self._check("insertInto")
         target = _sql.quote_name(tableName)

@@ -251,6 +251,41 @@ def test_write_modes(spark):
         df.write.save("u")
 
 
+def test_parquet_folder_writer(spark):
+    import os
+
+    import pyarrow.parquet as pq
+
+    df = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "s"])
+    df.write.parquet("out")
+    first = sorted(os.listdir("out"))
+    assert first[0] == "_SUCCESS" and first[1].startswith("part-00000-") and first[1].endswith("-c000.snappy.parquet")
+    with pytest.raises(AnalysisException, match="PATH_ALREADY_EXISTS"):
+        df.write.parquet("out")
+    df.write.mode("ignore").parquet("out")
+    assert sorted(os.listdir("out")) == first
+    df.write.mode("append").parquet("out", compression="zstd")
+    assert len(os.listdir("out")) == 3 and any(f.endswith("-c000.zstd.parquet") for f in os.listdir("out"))
+    assert sorted(pq.read_table("out").column("id").to_pylist()) == [1, 1, 2, 2]
+    # A failed overwrite keeps the old files (Spark's deletes them first and leaves an empty folder).
+    bad = df.withColumn("id", F.when(F.col("id") == 2, F.raise_error("bad row")).otherwise(F.col("id")))
+    with pytest.raises(SparkRuntimeException, match="bad row"):
+        bad.write.mode("overwrite").parquet("out")
+    assert len(os.listdir("out")) == 3
+    df.filter("id = 2").write.mode("overwrite").parquet("file:out", compression="none")
+    files = sorted(os.listdir("out"))
+    assert len(files) == 2 and files[1].endswith("-c000.parquet") and ".snappy" not in files[1]
+    assert pq.read_table("out").to_pylist() == [{"id": 2, "s": "b"}]
+    with pytest.raises(SparkRuntimeException):
+        bad.write.parquet("new/folder")
+    assert not os.path.exists("new")  # a failed write to a new folder leaves no folder
+    for call, name in [(lambda: df.write.parquet("o2", partitionBy="s"), "partitionBy"),
+                       (lambda: df.write.parquet("o2", compression="lzo"), "compression='lzo'"),
+                       (lambda: df.write.parquet("s3://bucket/o2"), "local files only")]:
+        with pytest.raises(NotImplementedError, match=name):
+            call()
+
+
 def test_partitions_and_schema_overwrite(spark):
     df = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "p"])
     df.write.format("delta").partitionBy("p").save("t")
