@@ -22,7 +22,10 @@ import engines
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
 # What only deltalite has: such records are not run in Spark.
-DELTALITE_ONLY = re.compile(r"delta_log\(|\bCOPY\b|^\s*\.|deltalite\.|read_parquet\(|\bPRAGMA\b", re.I | re.M)
+# (A query over DESCRIBE / SHOW output is deltalite's: Spark cannot select from them.)
+DELTALITE_ONLY = re.compile(
+    r"delta_log\(|\bCOPY\b|^\s*\.|deltalite\.|read_parquet\(|\bPRAGMA\b|\(\s*(DESCRIBE|SHOW)\b", re.I | re.M
+)
 
 
 def records(path):

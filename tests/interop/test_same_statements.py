@@ -36,6 +36,11 @@ SCRIPT = [
     "OPTIMIZE {t}",
     "RESTORE TABLE {t} TO VERSION AS OF 4",
     "RESTORE TABLE {t} TO VERSION AS OF 1000",
+    "SELECT * FROM {t} VERSION AS OF 1000",
+    "INSERT INTO {t} SELECT * FROM {t} WHERE id < 0",
+    "INSERT INTO {t} VALUES (1)",
+    "UPDATE {t} SET nosuch = 1",
+    "ALTER TABLE {t} SET TBLPROPERTIES ('delta.checkpointInterval' = '-1')",
     "CREATE OR REPLACE TABLE {t} USING DELTA PARTITIONED BY (p) AS SELECT id, p, d FROM {t} WHERE id > 2",
     "INSERT INTO {t} VALUES (300, 'z', 3.00)",
 ]
