@@ -381,7 +381,7 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
             int32_t c = table_column(mg, last->name);
             if (c < 0) {
                 DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
+                                 "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
                                  DL_STR_FMT(last->name));
             }
             DL_TRY(bind_value(b, mg, cl, c, a->value, vals, err));
@@ -403,7 +403,7 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
             c = table_column(mg, cl->columns.items[i].name);
             if (c < 0) {
                 DL_SQL_BIND_FAIL(b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
+                                 "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
                                  DL_STR_FMT(cl->columns.items[i].name));
             }
         }
@@ -812,6 +812,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numTargetFilesRemoved", n_removed},
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
         {"rewriteTimeMs", elapsed - mg->scan_ms},
+        {"materializeSourceTimeMs", 0}, /* the source is read once, not materialized */
     };
     return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
@@ -857,6 +858,12 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     }
     tally t = count_actions(mg, &sink);
     if (t.updated + t.deleted + t.inserted == 0) {
+        if (mg->files.n_touched == 0 && mg->evolved.type == NULL) {
+            /* No row matched and none was inserted: Delta has no action to commit and commits
+             * nothing (commitIfNeeded). */
+            dl_sql_dml_discard(tx, w);
+            return DL_OK;
+        }
         dl_ops_writer_abort(w);
     }
     return dl_sql_dml_commit(tx, w, err);
