@@ -168,6 +168,7 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
         {"numCopiedRows", sink->counts[CODE_COPY]},
         {"numDeletionVectorsAdded", 0},
         {"numDeletionVectorsRemoved", 0},
+        {"numDeletionVectorsUpdated", 0},
         {"numAddedChangeFiles", 0},
         {"executionTimeMs", elapsed},
         {is_update ? "numUpdatedRows" : "numDeletedRows", sink->counts[CODE_MATCHED]},
@@ -497,6 +498,7 @@ stage_pruned(pruned *pr, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
         {"numCopiedRows", pr->n_copied},
         {"numDeletionVectorsAdded", 0},
         {"numDeletionVectorsRemoved", 0},
+        {"numDeletionVectorsUpdated", 0},
         {"numAddedChangeFiles", 0},
         {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
         {pr->is_update ? "numUpdatedRows" : "numDeletedRows", pr->n_matched},
@@ -589,7 +591,8 @@ assign_expr(dl_sql_binder *b, rewrite *rw, const dl_sql_assign *a, dl_sql_bexpr 
     }
     if (c < 0) {
         DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
-                         "[UNRESOLVED_COLUMN] table %s has no column '%.*s'", rw->t.display,
+                         "[UNRESOLVED_COLUMN.WITH_SUGGESTION] table %s has no column '%.*s'",
+                         rw->t.display,
                          DL_STR_FMT(last->name));
     }
     if (exprs[c] != NULL) {
