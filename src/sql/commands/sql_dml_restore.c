@@ -184,6 +184,21 @@ stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
     return dl_delta_tx_metric(tx, "tableSizeAfterRestore", dl_delta_snapshot_total_bytes(old), err);
 }
 
+/* RESTORE to a version past the available ones: Spark's DELTA_CANNOT_RESTORE_TABLE_VERSION
+ * (time travel's own error is DELTA_VERSION_NOT_FOUND). */
+static void
+restore_not_found(dl_error *err) {
+    const char *avail = err != NULL ? strstr(err->msg, "Available versions:") : NULL;
+    if (avail == NULL || strstr(err->msg, "[DELTA_VERSION_NOT_FOUND]") == NULL) {
+        return;
+    }
+    char tail[128];
+    (void)snprintf(tail, sizeof(tail), "%s", avail);
+    (void)snprintf(err->msg, sizeof(err->msg),
+                   "[DELTA_CANNOT_RESTORE_TABLE_VERSION] Cannot restore table to version %lld. %s",
+                   (long long)err->version, tail);
+}
+
 dl_status
 dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_dml_target t;
@@ -191,6 +206,7 @@ dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_snapshot *at = NULL;
     dl_status s = dl_sql_travel(b, t.table, &stmt->u.restore.tt, &at, err);
     if (s != DL_OK) {
+        restore_not_found(err);
         dl_sql_binder_locate(b, stmt->u.restore.tt.loc, err);
         return s;
     }
