@@ -223,8 +223,8 @@ dl_sql_binder_negative_literal(dl_sql_binder *b, const dl_sql_expr *lit, uint32_
         return DL_OK; /* out of range: the literal's own error */
     }
     lit_value v = {.i = mag == (dl_u128)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag};
-    dl_type_id id = kind == DL_SQL_LIT_SMALLINT  ? DL_VEC_TYPE_SHORT
-                    : kind == DL_SQL_LIT_TINYINT ? DL_VEC_TYPE_BYTE
+    dl_type_id id = kind == DL_SQL_LIT_SMALLINT                  ? DL_VEC_TYPE_SHORT
+                    : kind == DL_SQL_LIT_TINYINT                 ? DL_VEC_TYPE_BYTE
                     : kind == DL_SQL_LIT_INT && v.i >= INT32_MIN ? DL_VEC_TYPE_INT
                                                                  : DL_VEC_TYPE_LONG;
     return make_const(b, id, &v, loc, out, err);

@@ -208,8 +208,7 @@ dl_sql_binder_column(dl_sql_bctx *cx, const dl_sql_name *name, dl_sql_bexpr **ou
         DL_SQL_BIND_FAIL(cx->b, name->parts[0].loc, DL_ERR_SQL_BIND, err,
                          "[UNRESOLVED_COLUMN.WITH_SUGGESTION] column '%s' not found; did you "
                          "mean '%s'?",
-                         full,
-                         hint);
+                         full, hint);
     }
     /* Spark's subclass: WITH_SUGGESTION when there are columns to suggest. */
     DL_SQL_BIND_FAIL(cx->b, name->parts[0].loc, DL_ERR_SQL_BIND, err,

@@ -380,9 +380,10 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
             }
             int32_t c = table_column(mg, last->name);
             if (c < 0) {
-                DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
-                                 DL_STR_FMT(last->name));
+                DL_SQL_BIND_FAIL(
+                    b, last->loc, DL_ERR_SQL_BIND, err,
+                    "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
+                    DL_STR_FMT(last->name));
             }
             DL_TRY(bind_value(b, mg, cl, c, a->value, vals, err));
         }
@@ -402,9 +403,10 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
         if (cl->columns.n > 0) {
             c = table_column(mg, cl->columns.items[i].name);
             if (c < 0) {
-                DL_SQL_BIND_FAIL(b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
-                                 DL_STR_FMT(cl->columns.items[i].name));
+                DL_SQL_BIND_FAIL(
+                    b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
+                    "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
+                    DL_STR_FMT(cl->columns.items[i].name));
             }
         }
         DL_TRY(bind_value(b, mg, cl, c, cl->values.items[i], vals, err));
