@@ -12,7 +12,7 @@ import threading
 import engines
 from engines import deltalite_sql
 
-ROUNDS = 6  # Spark's inserts; deltalite writes as long as Spark does (at most DL_LIMIT)
+ROUNDS = 4  # Spark's inserts; deltalite writes as long as Spark does (at most DL_LIMIT)
 DL_LIMIT = 1000
 DL_PAUSE = 0.3  # seconds between deltalite's statements
 CONFLICT = re.compile(
@@ -27,7 +27,7 @@ def statements(writer, rounds):
     base = 100000 if writer == "spark" else 0
     for i in range(rounds):
         yield ("insert", base + i)
-        if i % 3 == 2:
+        if i % 2 == 1:
             yield ("update", None)
 
 
