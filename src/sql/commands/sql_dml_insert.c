@@ -344,8 +344,13 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
         dl_delta_tx_free(tx);
         return s;
     }
-    if (!stmt->u.insert.is_overwrite && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
-        /* An append of no rows changes nothing: Delta commits nothing (commitIfNeeded). */
+    /* No rows written and no file removed (an append, a dynamic overwrite that wrote no
+     * partition, an overwrite of an empty table): Delta has no action and commits nothing
+     * (commitIfNeeded). */
+    bool is_by_partition = opts.is_dynamic && dl_delta_snapshot_partition_count(t.snap) > 0;
+    bool removes_none = !stmt->u.insert.is_overwrite || is_by_partition ||
+                        dl_delta_snapshot_file_count(t.snap) == 0;
+    if (removes_none && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
         dl_sql_dml_discard(tx, w);
         return DL_OK;
     }
