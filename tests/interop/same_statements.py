@@ -150,10 +150,15 @@ def canon_metrics(metrics, same_layout=True):
 
 
 def canon_commit(info, same_layout=True):
+    metrics = canon_metrics(info.get("operationMetrics"), same_layout)
+    if info.get("operation") in ("WRITE", "CREATE OR REPLACE TABLE AS SELECT") and metrics.get("numOutputRows") == "0":
+        # An overwrite of no rows: Spark's task writes one empty file, deltalite none
+        # (docs/sql.md, "Differences from Spark").
+        metrics["numFiles"] = "*"
     return {
         "operation": info.get("operation"),
         "operationParameters": canon_parameters(info.get("operationParameters")),
-        "operationMetrics": canon_metrics(info.get("operationMetrics"), same_layout),
+        "operationMetrics": metrics,
     }
 
 
