@@ -860,9 +860,13 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     }
     tally t = count_actions(mg, &sink);
     if (t.updated + t.deleted + t.inserted == 0) {
-        if (mg->files.n_touched == 0 && mg->evolved.type == NULL) {
+        bool is_untouched =
+            mg->files.n_touched == 0 && (!has_clause(mg, DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE) ||
+                                         dl_delta_snapshot_file_count(mg->t.snap) == 0);
+        if (is_untouched && mg->evolved.type == NULL) {
             /* No row matched and none was inserted: Delta has no action to commit and commits
-             * nothing (commitIfNeeded). */
+             * nothing (commitIfNeeded). With NOT MATCHED BY SOURCE clauses Delta rewrites
+             * every file, and commits. */
             dl_sql_dml_discard(tx, w);
             return DL_OK;
         }
