@@ -476,8 +476,8 @@ DL_NODISCARD dl_status dl_delta_snapshot_latest(dl_delta_table *table,
                                                 const dl_delta_snapshot_options *opts,
                                                 dl_delta_snapshot **out, dl_error *err);
 
-/* The snapshot at version. Out of the available range: DL_ERR_NOT_FOUND "Cannot time travel
- * Delta table to version 7. Available versions: [0, 5]." */
+/* The snapshot at version. Out of the available range: DL_ERR_NOT_FOUND "[DELTA_VERSION_NOT_FOUND]
+ * Cannot time travel Delta table to version 7. Available versions: [0, 5]." */
 DL_NODISCARD dl_status dl_delta_snapshot_at_version(dl_delta_table *table, int64_t version,
                                                     const dl_delta_snapshot_options *opts,
                                                     dl_delta_snapshot **out, dl_error *err);

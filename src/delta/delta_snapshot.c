@@ -493,7 +493,7 @@ dl_delta_snapshot_load(dl_delta_table *table, const dl_delta_log_list *list, int
     return st;
 }
 
-/* The Spark-style message for a version outside the available range. */
+/* Spark's message (and error class) for a version outside the available range. */
 static dl_status
 version_not_found(dl_delta_table *table, int64_t version, dl_arena *arena, dl_error *err) {
     dl_delta_log_list full;
@@ -503,7 +503,8 @@ version_not_found(dl_delta_table *table, int64_t version, dl_arena *arena, dl_er
         dl_delta_log_earliest_version(&full, dl_delta_can_read_parquet_checkpoints());
     dl_error_set(
         err, DL_ERR_NOT_FOUND,
-        "Cannot time travel Delta table to version %lld. Available versions: [%lld, %lld].",
+        "[DELTA_VERSION_NOT_FOUND] Cannot time travel Delta table to version %lld. Available "
+        "versions: [%lld, %lld].",
         (long long)version, (long long)earliest, (long long)latest);
     if (err) {
         err->version = version;

@@ -39,8 +39,8 @@ def pytest_sessionstart(session):
             raise pytest.UsageError(f"{what} is missing: build the release preset first (cmake --build --preset release)")
 
 
-@pytest.fixture(scope="session")
-def spark():
+def spark_session():
+    """The local[2] Spark session with Delta of a run (also used by same_statements.py's long mode)."""
     from pyspark.sql import SparkSession
 
     builder = (
@@ -55,7 +55,7 @@ def spark():
         # 104 s -> 31 s on the first round): one shuffle partition, the C1 JIT only, no
         # whole-stage code generation, no adaptive re-planning.
         .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.default.parallelism", "2")
+        .config("spark.default.parallelism", "1")
         .config("spark.databricks.delta.snapshotPartitions", "1")
         .config("spark.sql.codegen.wholeStage", "false")
         .config("spark.sql.adaptive.enabled", "false")
@@ -68,6 +68,13 @@ def spark():
     )
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+
+@pytest.fixture(scope="session")
+def spark():
+    session = spark_session()
     yield session
     session.stop()
 

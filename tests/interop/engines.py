@@ -186,6 +186,7 @@ class Deltalite:
         lib.deltalite_error_message.argtypes = [ctypes.c_void_p]
         lib.deltalite_error_message.restype = ctypes.c_char_p
         lib.deltalite_close.argtypes = [ctypes.c_void_p]
+        lib.deltalite_exec.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         self.lib = lib
         self.db = ctypes.c_void_p()
         status = lib.deltalite_open(str(warehouse).encode(), None, ctypes.byref(self.db))
@@ -202,6 +203,11 @@ class Deltalite:
             raise DeltaliteError(self._message())
         reader = pa.RecordBatchReader._import_from_c(ctypes.addressof(stream))
         return reader.read_all()
+
+    def exec(self, sql):
+        """Runs statements (their results are dropped); raises DeltaliteError on failure."""
+        if self.lib.deltalite_exec(self.db, sql.encode()) != 0:
+            raise DeltaliteError(self._message())
 
     def close(self):
         self.lib.deltalite_close(self.db)

@@ -150,3 +150,31 @@ def test_vacuum_writes_sparks_commits(spark, warehouse):
         return [r["operation"] for r in rows]
 
     assert operations(ours) == operations(theirs)
+
+
+def spark_and_deltalite(spark, warehouse, sql):
+    """(Spark's (type, value) or its error class, deltalite's) of a one-column SELECT."""
+    import expressions
+
+    db = engines.Deltalite(warehouse)
+    try:
+        ev = expressions.Evaluator(spark, db)
+        return ev.spark_eval([sql]), ev.dl_eval([sql])
+    finally:
+        db.close()
+
+
+# Open differences of the random expression run (docs/sql.md, "Differences from Spark";
+# expressions.KNOWN keeps them out of the fixed run).
+OPEN_EXPRESSIONS = [
+    ("format_number(1234.5D, 1)", "format_number is not implemented"),
+    ("date_trunc('HOUR', TIMESTAMP_NTZ'2024-06-30 01:02:03')", "date_trunc of a TIMESTAMP_NTZ keeps the NTZ type"),
+    ("5.5D div 2", "div of a DOUBLE: Spark refuses the types, deltalite casts"),
+]
+
+
+@pytest.mark.parametrize("expr,why", OPEN_EXPRESSIONS, ids=[w for _, w in OPEN_EXPRESSIONS])
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open differences listed in docs/sql.md")
+def test_open_expression_differences(spark, warehouse, expr, why):
+    theirs, mine = spark_and_deltalite(spark, warehouse, expr)
+    assert mine == theirs, why

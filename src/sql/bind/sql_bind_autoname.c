@@ -328,8 +328,16 @@ name_binary(namer *n, const dl_sql_expr *e) {
 
 static void
 name_unary(namer *n, const dl_sql_expr *e) {
+    const dl_sql_expr *arg = e->u.unary.arg;
+    bool is_number = arg->kind == DL_SQL_EXPR_LITERAL && arg->u.lit.kind >= DL_SQL_LIT_INT &&
+                     arg->u.lit.kind <= DL_SQL_LIT_FLOAT;
     switch (e->u.unary.op) {
     case DL_SQL_OP_NEG:
+        if (is_number) { /* a signed number is one literal in Spark's grammar: -1.5 */
+            put(n, "-");
+            name_expr(n, arg);
+            return;
+        }
         put(n, "(- ");
         break;
     case DL_SQL_OP_PLUS:

@@ -155,6 +155,12 @@ bind_unary(dl_sql_bctx *cx, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_error
         DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory binding NOT");
         return DL_OK;
     }
+    if (op == DL_SQL_OP_NEG && ast->u.unary.arg->kind == DL_SQL_EXPR_LITERAL) {
+        DL_TRY(dl_sql_binder_negative_literal(cx->b, ast->u.unary.arg, ast->loc, out, err));
+        if (*out != NULL) {
+            return DL_OK;
+        }
+    }
     dl_sql_bexpr *arg = NULL;
     DL_TRY(dl_sql_binder_expr(cx, ast->u.unary.arg, &arg, err));
     if (op == DL_SQL_OP_PLUS) {

@@ -250,6 +250,14 @@ void dl_sql_binder_fold(dl_sql_binder *b, dl_sql_bexpr **expr);
 DL_NODISCARD dl_status dl_sql_binder_type(dl_sql_binder *b, const dl_sql_type *ast,
                                           const dl_type **out, dl_error *err);
 
+/* -N for an integer literal N, typed by its negative value as Spark's grammar reads a sign before
+ * a number (MINUS? INTEGER_VALUE): -2147483648 is an INT, -128Y a TINYINT,
+ * -9223372036854775808L a BIGINT. *out stays NULL when lit is no integer literal or out of its
+ * range (the caller negates it as an expression). */
+DL_NODISCARD dl_status dl_sql_binder_negative_literal(dl_sql_binder *b, const dl_sql_expr *lit,
+                                                      uint32_t loc, dl_sql_bexpr **out,
+                                                      dl_error *err);
+
 /* A literal or INTERVAL as a constant. */
 DL_NODISCARD dl_status dl_sql_binder_literal(dl_sql_binder *b, const dl_sql_expr *ast,
                                              dl_sql_bexpr **out, dl_error *err);

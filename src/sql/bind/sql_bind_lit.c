@@ -90,8 +90,9 @@ null_literal(dl_sql_binder *b, uint32_t loc, dl_sql_bexpr **out, dl_error *err) 
 
 /* ---- numbers ------------------------------------------------------------------------------- */
 
+/* The digits of text as a number up to 2^63 (the magnitude of INT64_MIN). */
 static bool
-parse_i64(dl_str text, int64_t *out) {
+parse_magnitude(dl_str text, dl_u128 *out) {
     if (text.len == 0 || text.len > 19) {
         return false;
     }
@@ -102,7 +103,14 @@ parse_i64(dl_str text, int64_t *out) {
         }
         v = v * 10 + (dl_u128)(text.ptr[i] - '0');
     }
-    if (v > (dl_u128)INT64_MAX) {
+    *out = v;
+    return v <= (dl_u128)INT64_MAX + 1;
+}
+
+static bool
+parse_i64(dl_str text, int64_t *out) {
+    dl_u128 v = 0;
+    if (!parse_magnitude(text, &v) || v > (dl_u128)INT64_MAX) {
         return false;
     }
     *out = (int64_t)v;
@@ -195,6 +203,31 @@ int_literal(dl_sql_binder *b, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_err
                     : kind == DL_SQL_LIT_TINYINT ? DL_VEC_TYPE_BYTE
                                                  : DL_VEC_TYPE_LONG;
     return make_const(b, id, &v, ast->loc, out, err);
+}
+
+dl_status
+dl_sql_binder_negative_literal(dl_sql_binder *b, const dl_sql_expr *lit, uint32_t loc,
+                               dl_sql_bexpr **out, dl_error *err) {
+    *out = NULL;
+    dl_sql_lit_kind kind = lit->u.lit.kind;
+    dl_u128 mag = 0;
+    if ((kind != DL_SQL_LIT_INT && kind != DL_SQL_LIT_BIGINT && kind != DL_SQL_LIT_SMALLINT &&
+         kind != DL_SQL_LIT_TINYINT) ||
+        !parse_magnitude(lit->u.lit.text, &mag)) {
+        return DL_OK;
+    }
+    dl_u128 limit = kind == DL_SQL_LIT_SMALLINT  ? (dl_u128)INT16_MAX + 1
+                    : kind == DL_SQL_LIT_TINYINT ? (dl_u128)INT8_MAX + 1
+                                                 : (dl_u128)INT64_MAX + 1;
+    if (mag > limit) {
+        return DL_OK; /* out of range: the literal's own error */
+    }
+    lit_value v = {.i = mag == (dl_u128)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag};
+    dl_type_id id = kind == DL_SQL_LIT_SMALLINT                  ? DL_VEC_TYPE_SHORT
+                    : kind == DL_SQL_LIT_TINYINT                 ? DL_VEC_TYPE_BYTE
+                    : kind == DL_SQL_LIT_INT && v.i >= INT32_MIN ? DL_VEC_TYPE_INT
+                                                                 : DL_VEC_TYPE_LONG;
+    return make_const(b, id, &v, loc, out, err);
 }
 
 static dl_status

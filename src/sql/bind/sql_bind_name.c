@@ -206,11 +206,14 @@ dl_sql_binder_column(dl_sql_bctx *cx, const dl_sql_name *name, dl_sql_bexpr **ou
     }
     if (hint != NULL) {
         DL_SQL_BIND_FAIL(cx->b, name->parts[0].loc, DL_ERR_SQL_BIND, err,
-                         "[UNRESOLVED_COLUMN] column '%s' not found; did you mean '%s'?", full,
-                         hint);
+                         "[UNRESOLVED_COLUMN.WITH_SUGGESTION] column '%s' not found; did you "
+                         "mean '%s'?",
+                         full, hint);
     }
+    /* Spark's subclass: WITH_SUGGESTION when there are columns to suggest. */
     DL_SQL_BIND_FAIL(cx->b, name->parts[0].loc, DL_ERR_SQL_BIND, err,
-                     "[UNRESOLVED_COLUMN] column '%s' not found in %s", full,
+                     "[UNRESOLVED_COLUMN.%s] column '%s' not found in %s",
+                     scope->n == 0 ? "WITHOUT_SUGGESTION" : "WITH_SUGGESTION", full,
                      scope->n == 0 ? "a query without FROM" : "the FROM clause");
 }
 

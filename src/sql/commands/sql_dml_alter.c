@@ -36,6 +36,27 @@ props_have(const dl_sql_prop_list *props, const char *key) {
     return false;
 }
 
+/* A value Delta's check refuses with a plain requirement (no error class): Spark's ALTER TABLE
+ * reports it as UNSUPPORTED_TABLE_CHANGE (CREATE TABLE reports the requirement alone). */
+static dl_status
+unsupported_change(dl_status s, dl_error *err) {
+    static const char prefix[] = "[UNSUPPORTED_TABLE_CHANGE] Unsupported table change: ";
+    size_t p = sizeof(prefix) - 1;
+    char *at = err != NULL ? err->msg : NULL;
+    if (at != NULL && strncmp(at, "line ", 5) == 0 && strstr(at, ": ") != NULL) {
+        at = strstr(at, ": ") + 2; /* after the location */
+    }
+    if (at != NULL && *at != '[') {
+        size_t room = sizeof(err->msg) - (size_t)(at - err->msg);
+        size_t n = strlen(at);
+        n = n + p < room ? n : room - p - 1;
+        memmove(at + p, at, n);
+        memcpy(at, prefix, p);
+        at[p + n] = '\0';
+    }
+    return s;
+}
+
 /* The new configuration: the old keys not in props, then props' keys (when is_set), each
  * checked as Delta checks it. */
 static dl_status
@@ -55,7 +76,10 @@ new_config(dl_sql_binder *b, const dl_delta_metadata *md, const dl_sql_prop_list
         kv[n].key = dl_arena_strndup(b->arena, p->key.ptr, p->key.len);
         kv[n].value = dl_arena_strndup(b->arena, p->value.ptr, p->value.len);
         DL_CHECK(kv[n].key != NULL && kv[n].value != NULL, err, DL_ERR_NOMEM, "out of memory");
-        DL_TRY(dl_sql_dml_check_property(b, p, &kv[n], err));
+        dl_status s = dl_sql_dml_check_property(b, p, &kv[n], err);
+        if (s != DL_OK) {
+            return unsupported_change(s, err);
+        }
         n++;
     }
     out->configuration = kv;
@@ -91,32 +115,12 @@ stage_params(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_tx *tx, dl_erro
         s = dl_delta_tx_param_string(tx, "properties", dl_buf_cstr(&text), err);
     }
     if (s == DL_OK && !is_set) {
-        s = dl_delta_tx_param_json(tx, "ifExists", stmt->u.alter.if_exists ? "true" : "false", err);
+        /* Delta's catalog unsets with ifExists true whether IF EXISTS was written or not. */
+        s = dl_delta_tx_param_json(tx, "ifExists", "true", err);
     }
     dl_json_writer_destroy(&jw);
     dl_buf_destroy(&text);
     return s;
-}
-
-static dl_status
-check_unset(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_delta_metadata *md,
-            const char *display, dl_error *err) {
-    const dl_sql_prop_list *props = &stmt->u.alter.props;
-    for (uint32_t i = 0; !stmt->u.alter.if_exists && i < props->n; i++) {
-        bool found = false;
-        dl_sql_prop item = props->items[i];
-        dl_sql_prop_list one = {.items = &item, .n = 1};
-        for (int32_t j = 0; j < md->n_configuration && !found; j++) {
-            found = props_have(&one, md->configuration[j].key);
-        }
-        if (!found) {
-            DL_SQL_BIND_FAIL(b, props->items[i].loc, DL_ERR_NOT_FOUND, err,
-                             "[UNSET_NONEXISTENT_PROPERTIES] table %s has no property '%.*s' "
-                             "(UNSET TBLPROPERTIES IF EXISTS ignores it)",
-                             display, DL_STR_FMT(props->items[i].key));
-        }
-    }
-    return DL_OK;
 }
 
 /* Stages next and commits tx when staging its parameters went well (s), else frees it. */
@@ -399,9 +403,6 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(t.snap);
     bool is_set = kind == DL_SQL_ALTER_SET_PROPS;
-    if (!is_set) {
-        DL_TRY(check_unset(b, stmt, md, t.display, err));
-    }
     dl_delta_metadata next = *md;
     DL_TRY(new_config(b, md, &stmt->u.alter.props, is_set, &next, err));
     dl_delta_tx *tx = NULL;

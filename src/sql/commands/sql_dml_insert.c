@@ -124,8 +124,13 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_
     if (names == NULL) {
         if (n_q != n) {
             DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_SCHEMA, err,
-                             "cannot write to %s: the table has %d columns but the query gives "
-                             "%d",
+                             n_q < n ? "[DELTA_INSERT_COLUMN_ARITY_MISMATCH] Cannot write to %s, "
+                                       "not enough data columns: the table has %d columns but the "
+                                       "query gives %d"
+                                     : "[DELTA_METADATA_MISMATCH] A schema mismatch detected when "
+                                       "writing to %s: the table has %d columns but the query "
+                                       "gives %d (to add the new columns: SET "
+                                       "spark.databricks.delta.schema.autoMerge.enabled = true)",
                              t->display, n, n_q);
         }
         for (int32_t i = 0; i < n; i++) {
@@ -206,7 +211,6 @@ static dl_status
 stage_write_info(dl_delta_tx *tx, bool is_overwrite, const write_opts *opts, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_WRITE);
     DL_TRY(dl_delta_tx_param_string(tx, "mode", is_overwrite ? "Overwrite" : "Append", err));
-    DL_TRY(dl_delta_tx_param_json(tx, "statsOnLoad", "false", err));
     DL_TRY(dl_delta_tx_param_string(tx, "partitionBy", "[]", err));
     if (opts->is_dynamic) {
         DL_TRY(dl_delta_tx_param_json(tx, "isDynamicPartitionOverwrite", "true", err));
@@ -339,6 +343,16 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;
+    }
+    /* No rows written and no file removed (an append, a dynamic overwrite that wrote no
+     * partition, an overwrite of an empty table): Delta has no action and commits nothing
+     * (commitIfNeeded). */
+    bool is_by_partition = opts.is_dynamic && dl_delta_snapshot_partition_count(t.snap) > 0;
+    bool removes_none = !stmt->u.insert.is_overwrite || is_by_partition ||
+                        dl_delta_snapshot_file_count(t.snap) == 0;
+    if (removes_none && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
+        dl_sql_dml_discard(tx, w);
+        return DL_OK;
     }
     return dl_sql_dml_commit_counted(b, tx, w, err);
 }

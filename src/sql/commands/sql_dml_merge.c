@@ -411,9 +411,10 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
             }
             int32_t c = table_column(mg, last->name);
             if (c < 0) {
-                DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
-                                 DL_STR_FMT(last->name));
+                DL_SQL_BIND_FAIL(
+                    b, last->loc, DL_ERR_SQL_BIND, err,
+                    "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
+                    DL_STR_FMT(last->name));
             }
             DL_TRY(bind_value(b, mg, cl, c, a->value, vals, err));
         }
@@ -433,9 +434,10 @@ listed_values(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql
         if (cl->columns.n > 0) {
             c = table_column(mg, cl->columns.items[i].name);
             if (c < 0) {
-                DL_SQL_BIND_FAIL(b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
-                                 "[UNRESOLVED_COLUMN] the target has no column '%.*s'",
-                                 DL_STR_FMT(cl->columns.items[i].name));
+                DL_SQL_BIND_FAIL(
+                    b, cl->columns.items[i].loc, DL_ERR_SQL_BIND, err,
+                    "[UNRESOLVED_COLUMN.WITH_SUGGESTION] the target has no column '%.*s'",
+                    DL_STR_FMT(cl->columns.items[i].name));
             }
         }
         DL_TRY(bind_value(b, mg, cl, c, cl->values.items[i], vals, err));
@@ -859,6 +861,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numTargetFilesRemoved", rm.n_files},
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
         {"rewriteTimeMs", elapsed - mg->scan_ms},
+        {"materializeSourceTimeMs", 0}, /* the source is read once, not materialized */
     };
     return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }
@@ -921,6 +924,16 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     }
     tally t = count_actions(mg, &sink);
     if (t.updated + t.deleted + t.inserted == 0) {
+        bool is_untouched =
+            mg->files.n_touched == 0 && (!has_clause(mg, DL_SQL_MERGE_NOT_MATCHED_BY_SOURCE) ||
+                                         dl_delta_snapshot_file_count(mg->t.snap) == 0);
+        if (is_untouched && mg->evolved.type == NULL) {
+            /* No row matched and none was inserted: Delta has no action to commit and commits
+             * nothing (commitIfNeeded). With NOT MATCHED BY SOURCE clauses Delta rewrites
+             * every file, and commits. */
+            dl_sql_dml_discard(tx, w);
+            return DL_OK;
+        }
         dl_ops_writer_abort(w);
     }
     return dl_sql_dml_commit_counted(b, tx, w, err);

@@ -34,8 +34,8 @@
  * commitInfo: OPTIMIZE with operationParameters predicate (JSON array of the condition's
  * SQL), zOrderBy, clusterBy ("[]") and auto (false), and operationMetrics numAddedFiles,
  * numRemovedFiles, numAddedBytes, numRemovedBytes, minFileSize, p25FileSize, p50FileSize,
- * p75FileSize, maxFileSize (of the added files), numDeletionVectorsRemoved,
- * numDeletionVectorRowsRemoved, numDeletionVectorBytesRemoved.
+ * p75FileSize, maxFileSize (of the added files), numDeletionVectorsRemoved (as Delta 4.4 writes
+ * them; the rows removed are in the result row's deletionVectorStats).
  *
  * REORG TABLE t [WHERE partition_condition] APPLY (PURGE) is the same statement with
  * is_purge, as Spark's REORG with DeletionVectorsPurge: the candidates are the files in scope
@@ -78,7 +78,7 @@ typedef struct bin {
 typedef struct totals {
     int64_t n_added, added_bytes, n_removed, removed_bytes;
     int64_t min_added, max_added, min_removed, max_removed;
-    int64_t n_dvs, dv_rows, dv_bytes;
+    int64_t n_dvs, dv_rows;
     int64_t n_partitions;
     int64_t start_ms, end_ms;
     int64_t *added_sizes; /* sorted, for the percentiles */
@@ -454,7 +454,6 @@ count_removed(totals *tot, const dl_delta_file *f) {
     if (f->dv != NULL) {
         tot->n_dvs++;
         tot->dv_rows += f->dv->cardinality;
-        tot->dv_bytes += f->dv->size_in_bytes;
     }
 }
 
@@ -504,8 +503,6 @@ stage_metrics(const optimize *o, dl_delta_tx *tx, dl_error *err) {
         {"p75FileSize", sz[n * 3 / 4]},
         {"maxFileSize", sz[n - 1]},
         {"numDeletionVectorsRemoved", tot->n_dvs},
-        {"numDeletionVectorRowsRemoved", tot->dv_rows},
-        {"numDeletionVectorBytesRemoved", tot->dv_bytes},
     };
     return dl_sql_dml_set_metrics(tx, metrics, DL_ARRAY_LEN(metrics), err);
 }

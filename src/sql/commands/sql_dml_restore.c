@@ -5,8 +5,8 @@
  * version. Files live now but not then are removed (deletionTimestamp = the commit's time);
  * files live then but not now are added back with their partition values, size, stats and
  * deletion vector as the old snapshot has them (dataChange true). The old version's metaData
- * comes back too when its schema differs. A file that VACUUM already deleted cannot come
- * back: the restore fails naming it, and nothing is committed.
+ * comes back too when its schema or its properties differ. A file that VACUUM already deleted
+ * cannot come back: the restore fails naming it, and nothing is committed.
  *
  * commitInfo: RESTORE with operationParameters version (or timestamp) and operationMetrics
  * numRestoredFiles, removedFilesSize, numRemovedFiles, restoredFilesSize,
@@ -149,6 +149,22 @@ timestamp_text(dl_sql_binder *b, const dl_sql_expr *e) {
     return text != NULL ? text : dl_sql_dml_expr_text(b, e);
 }
 
+/* Whether a and b hold the same table properties. */
+static bool
+is_same_configuration(const dl_delta_metadata *a, const dl_delta_metadata *b) {
+    if (a->n_configuration != b->n_configuration) {
+        return false;
+    }
+    for (int32_t i = 0; i < a->n_configuration; i++) {
+        const char *v = dl_delta_metadata_config(b, a->configuration[i].key);
+        const char *w = a->configuration[i].value;
+        if (v == NULL || w == NULL ? v != w : strcmp(v, w) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static dl_status
 stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
               const dl_delta_snapshot *old, dl_delta_tx *tx, dl_error *err) {
@@ -167,8 +183,9 @@ stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
     }
     const dl_delta_metadata *old_md = dl_delta_snapshot_metadata(old);
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(t->snap);
-    if (old_md->schema_string != NULL && md->schema_string != NULL &&
-        strcmp(old_md->schema_string, md->schema_string) != 0) {
+    bool is_schema_changed = old_md->schema_string != NULL && md->schema_string != NULL &&
+                             strcmp(old_md->schema_string, md->schema_string) != 0;
+    if (is_schema_changed || !is_same_configuration(old_md, md)) {
         dl_delta_metadata restored = *old_md;
         restored.id = md->id;
         DL_TRY(dl_delta_tx_set_metadata(tx, &restored, err));
@@ -184,6 +201,21 @@ stage_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
     return dl_delta_tx_metric(tx, "tableSizeAfterRestore", dl_delta_snapshot_total_bytes(old), err);
 }
 
+/* RESTORE to a version past the available ones: Spark's DELTA_CANNOT_RESTORE_TABLE_VERSION
+ * (time travel's own error is DELTA_VERSION_NOT_FOUND). */
+static void
+restore_not_found(dl_error *err) {
+    const char *avail = err != NULL ? strstr(err->msg, "Available versions:") : NULL;
+    if (avail == NULL || strstr(err->msg, "[DELTA_VERSION_NOT_FOUND]") == NULL) {
+        return;
+    }
+    char tail[128];
+    (void)snprintf(tail, sizeof(tail), "%s", avail);
+    (void)snprintf(err->msg, sizeof(err->msg),
+                   "[DELTA_CANNOT_RESTORE_TABLE_VERSION] Cannot restore table to version %lld. %s",
+                   (long long)err->version, tail);
+}
+
 dl_status
 dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_dml_target t;
@@ -191,6 +223,7 @@ dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_snapshot *at = NULL;
     dl_status s = dl_sql_travel(b, t.table, &stmt->u.restore.tt, &at, err);
     if (s != DL_OK) {
+        restore_not_found(err);
         dl_sql_binder_locate(b, stmt->u.restore.tt.loc, err);
         return s;
     }

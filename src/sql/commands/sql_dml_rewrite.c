@@ -689,8 +689,8 @@ assign_expr(dl_sql_binder *b, rewrite *rw, const dl_sql_assign *a, dl_sql_bexpr 
     }
     if (c < 0) {
         DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err,
-                         "[UNRESOLVED_COLUMN] table %s has no column '%.*s'", rw->t.display,
-                         DL_STR_FMT(last->name));
+                         "[UNRESOLVED_COLUMN.WITH_SUGGESTION] table %s has no column '%.*s'",
+                         rw->t.display, DL_STR_FMT(last->name));
     }
     if (exprs[c] != NULL) {
         DL_SQL_BIND_FAIL(b, last->loc, DL_ERR_SQL_BIND, err, "column '%.*s' is set twice",

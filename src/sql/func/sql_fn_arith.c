@@ -101,6 +101,18 @@ frame_checks(const frame *f, int code) {
     return code != 0 && (f->ansi || f->bd->is_try);
 }
 
+/* A remainder (%, mod, pmod) by zero: Spark's REMAINDER_BY_ZERO, not DIVIDE_BY_ZERO. */
+static dl_status
+fail_zero(const arith_bind *bd, dl_error *err) {
+    if (bd->op != OP_MOD && bd->op != OP_PMOD) {
+        return dl_sql_fail_div_zero(err);
+    }
+    return dl_sql_fail_run(err,
+                           "use 'try_mod' to tolerate a divisor of 0 and return NULL instead, or "
+                           "set spark.sql.ansi.enabled to false",
+                           "[REMAINDER_BY_ZERO] Remainder by zero");
+}
+
 static dl_status
 frame_bad(const frame *f, int64_t i, int code, const char *what, dl_error *err) {
     if (code == BAD_NONE || (f->out->validity != NULL && !dl_vec_bit_get(f->out->validity, i))) {
@@ -114,7 +126,7 @@ frame_bad(const frame *f, int64_t i, int code, const char *what, dl_error *err) 
         return dl_sql_out_set_null(f->out, i, err);
     }
     if (code == BAD_DIV_ZERO) {
-        return dl_sql_fail_div_zero(err);
+        return fail_zero(f->bd, err);
     }
     if (code == BAD_DEC_OVERFLOW) {
         return dl_sql_fail_run(err,

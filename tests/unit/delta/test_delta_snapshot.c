@@ -520,8 +520,8 @@ TEST(test_version_out_of_range_names_available_versions) {
     dl_status st;
     CHECK(load(&t, 5, &err, &st) == NULL);
     CHECK_INT_EQ(st, DL_ERR_NOT_FOUND);
-    CHECK_STR_EQ(err.msg, "Cannot time travel Delta table to version 5. Available versions: [0, "
-                          "1].");
+    CHECK_STR_EQ(err.msg, "[DELTA_VERSION_NOT_FOUND] Cannot time travel Delta table to version 5. "
+                          "Available versions: [0, 1].");
     CHECK(dl_delta_snapshot_at_version(t.table, -2, NULL, &(dl_delta_snapshot *){NULL}, &err) ==
           DL_ERR_NOT_FOUND);
     dl_delta_snapshot *s = load(&t, 1, &err, &st);
