@@ -12,7 +12,7 @@ import threading
 import engines
 from engines import deltalite_sql
 
-ROUNDS = 4  # Spark's inserts; deltalite writes as long as Spark does (at most DL_LIMIT)
+ROUNDS = 2  # Spark's inserts; deltalite writes as long as Spark does (at most DL_LIMIT)
 DL_LIMIT = 1000
 DL_PAUSE = 0.3  # seconds between deltalite's statements
 CONFLICT = re.compile(

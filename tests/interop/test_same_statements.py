@@ -58,7 +58,7 @@ def test_scripted_history_agrees(spark, tmp_path):
 
 # The short random run of scripts/test: tables x statements of seed 14 (the long run is
 # same_statements.py's main, reported in tests/interop/README.md).
-SHORT_TABLES, SHORT_STATEMENTS = 1, 12
+SHORT_TABLES, SHORT_STATEMENTS = 1, 8
 
 
 @pytest.mark.parametrize("index", range(SHORT_TABLES))
