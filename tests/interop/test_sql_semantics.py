@@ -37,4 +37,4 @@ def test_sqllogictest_files_agree_with_spark(spark):
     finally:
         spark.conf.unset("spark.sql.sources.default")
     assert not lines, "\n".join(lines)
-    assert compared > 20
+    assert compared > 10  # the two files hold ~15 queries Spark can run
