@@ -295,6 +295,16 @@ parse_field(schema_ctx *ctx, dl_json_val v, int32_t index, dl_delta_field *f, dl
              "schema: field %d of '%s': missing 'name'", (int)index, ctx_path(ctx));
     DL_TRY_CTX(dl_json_val_get_str(name_val, &name, err), err, "schema: field %d of '%s': 'name'",
                (int)index, ctx_path(ctx));
+    /* Names are C strings in the engine: a NUL would cut the name silently, so it is refused. */
+    if (memchr(name.ptr, 0, name.len) != NULL) {
+        dl_status st = dl_error_set(err, DL_ERR_UNSUPPORTED,
+                                    "schema: field %d of '%s': the column name holds a NUL "
+                                    "character (\\u0000), which deltalite does not support",
+                                    (int)index, ctx_path(ctx));
+        dl_error_hint(err, "rename the column in an engine that supports it (Spark: ALTER TABLE "
+                           "... RENAME COLUMN, with column mapping)");
+        return st;
+    }
     f->name = copy_str(ctx, name, err);
     if (!f->name) {
         return DL_ERR_NOMEM;

@@ -279,20 +279,13 @@ class Evaluator:
 # Differences found and not fixed yet, listed in docs/sql.md ("Differences from Spark"): the
 # fixed runs do not generate KNOWN (the long run does, with --known 1) and count the
 # KNOWN_RESULTS they meet apart from the differences.
-KNOWN = [
-    (re.compile(r"format_number\("), "format_number is not implemented"),
-    (re.compile(r"date_trunc\(.*TIMESTAMP_NTZ"), "date_trunc of a TIMESTAMP_NTZ gives a TIMESTAMP_NTZ, Spark a TIMESTAMP"),
-    (re.compile(r"\bdiv\b.*(\dD\b|DOUBLE|FLOAT)|(\dD|DOUBLE\)|FLOAT\)) div\b"),
-     "div of a fractional number: Spark refuses the types (DATATYPE_MISMATCH), deltalite casts"),
-]
+KNOWN = []
 KNOWN_RESULTS = [
     (re.compile(r"^deltalite fails \(.*\), Spark gives \[\('[^']+', 'NULL'\)\]$"),
      "Spark's optimizer folds an operation on a NULL literal to NULL without evaluating its other "
      "operands (NullPropagation); deltalite evaluates them and reports their error"),
     (re.compile(r"^error class: deltalite (\w+) vs Spark \1\.\w+:"),
      "Spark names a subclass of the error class (WITH_SUGGESTION)"),
-    (re.compile(r"^deltalite decimal\(\d+,(\d+)\) (\S+) vs Spark decimal\(\d+,\1\) \2$"),
-     "the precision of a decimal result differs (Spark types a cast of a literal by the cast's type)"),
 ]
 
 

@@ -164,17 +164,23 @@ def spark_and_deltalite(spark, warehouse, sql):
         db.close()
 
 
-# Open differences of the random expression run (docs/sql.md, "Differences from Spark";
-# expressions.KNOWN keeps them out of the fixed run).
-OPEN_EXPRESSIONS = [
-    ("format_number(1234.5D, 1)", "format_number is not implemented"),
-    ("date_trunc('HOUR', TIMESTAMP_NTZ'2024-06-30 01:02:03')", "date_trunc of a TIMESTAMP_NTZ keeps the NTZ type"),
-    ("5.5D div 2", "div of a DOUBLE: Spark refuses the types, deltalite casts"),
+# Differences the random expression run found and deltalite fixed (docs/sql.md, "Differences
+# from Spark", lists the open ones): each must stay the same as Spark.
+FIXED_EXPRESSIONS = [
+    ("format_number(1234.5D, 1)", "format_number"),
+    ("format_number(-0.001D, 2)", "format_number keeps the sign of a negative that rounds to zero"),
+    ("format_number(0.125D, 2)", "format_number rounds HALF_EVEN"),
+    ("format_number(1234567.891D, '#,##0.0#')", "format_number with a pattern"),
+    ("date_trunc('HOUR', TIMESTAMP_NTZ'2024-06-30 01:02:03')", "date_trunc of a TIMESTAMP_NTZ is a TIMESTAMP"),
+    ("5.5D div 2", "div of a DOUBLE is refused"),
+    ("-6BD + CAST(100 AS SMALLINT)", "a cast of a literal is typed by its type in decimal arithmetic"),
 ]
 
 
-@pytest.mark.parametrize("expr,why", OPEN_EXPRESSIONS, ids=[w for _, w in OPEN_EXPRESSIONS])
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open differences listed in docs/sql.md")
-def test_open_expression_differences(spark, warehouse, expr, why):
-    theirs, mine = spark_and_deltalite(spark, warehouse, expr)
-    assert mine == theirs, why
+@pytest.mark.parametrize("expr,why", FIXED_EXPRESSIONS, ids=[w for _, w in FIXED_EXPRESSIONS])
+def test_fixed_expression_differences(spark, warehouse, expr, why):
+    (sp_err, sp), (dl_err, dl) = spark_and_deltalite(spark, warehouse, expr)
+    if sp_err or dl_err:
+        assert dl_err == sp_err, f"{why}: deltalite {dl_err} {dl} vs Spark {sp_err} {sp}"
+    else:
+        assert dl == sp, why

@@ -100,6 +100,7 @@ dl_sql_binder_fold(dl_sql_binder *b, dl_sql_bexpr **expr) {
     c->type = e->type;
     c->loc = e->loc;
     c->name = e->name;
+    c->is_folded = true;
     *expr = c;
 }
 
@@ -273,6 +274,7 @@ dl_sql_binder_run_fn(dl_sql_binder *b, const dl_sql_fn_def *def, const char *nam
             consts[i].is_const = true;
             consts[i].is_null = dl_vec_is_null(args[i]->value, 0);
             consts[i].vec = args[i]->value;
+            consts[i].is_literal = !args[i]->is_folded;
         }
     }
     *fb = (dl_sql_fn_bind){.name = name,

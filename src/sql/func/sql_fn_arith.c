@@ -132,7 +132,8 @@ frame_bad(const frame *f, int64_t i, int code, const char *what, dl_error *err) 
         return dl_sql_fail_run(err,
                                "use the try_ form of the operator to return NULL instead, "
                                "or set spark.sql.ansi.enabled to false",
-                               "[NUMERIC_VALUE_OUT_OF_RANGE] the result cannot be represented "
+                               "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] the result cannot be "
+                               "represented "
                                "as decimal(%d,%d)",
                                f->bd->p_r, f->bd->s_r);
     }
@@ -422,13 +423,13 @@ float_kernel(arith_op op, bool is_float) {
     return table[is_float ? 0 : 1][col];
 }
 
-/* The decimal an exact argument counts as: its own type, a literal integer's digits, or
- * DecimalType.forType. */
+/* The decimal an exact argument counts as: its own type, a literal integer's digits (only a
+ * literal as written: Spark types CAST(100 AS SMALLINT) by its type), or DecimalType.forType. */
 static void
 decimal_of(const dl_sql_fn_bind *b, int32_t i, int *p, int *s) {
     const dl_type *t = dl_sql_bind_arg(b, i);
     int64_t v;
-    if (dl_sql_is_integral(t) && dl_sql_bind_const_i64(b, i, &v)) {
+    if (dl_sql_is_integral(t) && b->consts[i].is_literal && dl_sql_bind_const_i64(b, i, &v)) {
         int digits = 1;
         for (uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; m >= 10; m /= 10) {
             digits++;
@@ -534,6 +535,17 @@ bind_numeric(dl_sql_fn_bind *b, arith_bind *bd, dl_error *err) {
     bool exact = !dl_sql_is_floating(a) && !dl_sql_is_floating(c);
     if ((a_dec || c_dec) && exact) {
         return bind_decimal(b, bd, err);
+    }
+    if (bd->op == OP_IDIV && !exact) {
+        /* Spark's IntegralDivide takes BIGINT or DECIMAL operands: a fractional one is refused */
+        char ta[64];
+        char tc[64];
+        bool same = dl_vec_type_equal(a, c);
+        DL_CHECK(false, err, DL_ERR_SQL_BIND,
+                 "[DATATYPE_MISMATCH.%s] div: takes integer or decimal operands, got %s and %s "
+                 "(use floor(a / b) for fractional numbers, or CAST them to BIGINT)",
+                 same ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
+                 dl_sql_type_name(a, ta, sizeof(ta)), dl_sql_type_name(c, tc, sizeof(tc)));
     }
     const dl_type *t;
     if (bd->op == OP_IDIV) {

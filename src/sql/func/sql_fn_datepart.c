@@ -323,7 +323,6 @@ typedef enum trunc_op {
 typedef struct trunc_bind {
     dl_sql_scalar_fn fn;
     trunc_op op;
-    bool is_ntz;
 } trunc_bind;
 
 static trunc_unit
@@ -433,9 +432,8 @@ trunc_row(const trunc_bind *bd, const dl_sql_tz *tz, const dl_vec_unified *u, in
         return true;
     }
     int64_t v = DL_SQL_U(&u[1], int64_t, i);
-    int64_t local = bd->is_ntz ? v : dl_sql_tz_to_local(tz, v);
-    int64_t t = trunc_micros(unit, local);
-    *out = bd->is_ntz ? t : dl_sql_tz_to_utc(tz, t);
+    int64_t t = trunc_micros(unit, dl_sql_tz_to_local(tz, v));
+    *out = dl_sql_tz_to_utc(tz, t);
     return true;
 }
 
@@ -489,11 +487,14 @@ dl_sql_bind_date_trunc(dl_sql_fn_bind *b, dl_error *err) {
     const dl_type *string = dl_sql_t(DL_VEC_TYPE_STRING);
     if (bd->op == TR_DATE_TRUNC) {
         DL_TRY(dl_sql_bind_expect(b, 0, string, "a unit string", err));
-        if (b->arg_types[1]->id != DL_VEC_TYPE_TIMESTAMP_NTZ) {
+        /* Spark's TruncTimestamp takes a TIMESTAMP: a TIMESTAMP_NTZ is cast to one (its wall
+         * clock in the session zone), and the result is a TIMESTAMP */
+        if (b->arg_types[1]->id == DL_VEC_TYPE_TIMESTAMP_NTZ) {
+            dl_sql_bind_cast(b, 1, dl_sql_t(DL_VEC_TYPE_TIMESTAMP));
+        } else {
             DL_TRY(dl_sql_bind_expect(b, 1, dl_sql_t(DL_VEC_TYPE_TIMESTAMP), "a timestamp", err));
         }
-        bd->is_ntz = b->arg_types[1]->id == DL_VEC_TYPE_TIMESTAMP_NTZ;
-        b->ret_type = dl_sql_bind_arg(b, 1);
+        b->ret_type = dl_sql_t(DL_VEC_TYPE_TIMESTAMP);
         return DL_OK;
     }
     DL_TRY(dl_sql_bind_expect(b, 0, dl_sql_t(DL_VEC_TYPE_DATE), "a date", err));
@@ -569,11 +570,13 @@ k_make(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *o
         bool is_null = out->validity != NULL && !dl_vec_bit_get(out->validity, i);
         if (!is_null && !make_row(bd, u, n, tz, i, &r)) {
             if (ansi) {
-                return dl_sql_fail_run(err,
-                                       "use valid field values, or set spark.sql.ansi.enabled to "
-                                       "false to return NULL instead",
-                                       "[DATETIME_FIELD_OUT_OF_BOUNDS] %s: a field is out of range",
-                                       call->def->name);
+                return dl_sql_fail_run(
+                    err,
+                    "use valid field values, or set spark.sql.ansi.enabled to "
+                    "false to return NULL instead",
+                    "[DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION] %s: a field is "
+                    "out of range",
+                    call->def->name);
             }
             DL_TRY(dl_sql_out_set_null(out, i, err));
         }

@@ -53,6 +53,8 @@ typedef struct dl_sql_fn_const {
     bool is_const;        /* false: the argument varies per row */
     bool is_null;         /* the constant is NULL */
     const dl_vector *vec; /* a one-row vector holding the value (when is_const) */
+    bool is_literal;      /* written as a literal (Spark's Literal), not folded from an
+                             expression such as CAST(100 AS SMALLINT) */
 } dl_sql_fn_const;
 
 /* ---- binding ------------------------------------------------------------------------------- */

@@ -111,8 +111,10 @@ struct dl_sql_bexpr {
     /* COLUMN: input column; OUTER: the enclosing query's column (depth levels up). */
     int32_t index;
     int32_t depth;
-    /* CONST: the value, one row (CONST layout, or FLAT of length 1). */
+    /* CONST: the value, one row (CONST layout, or FLAT of length 1); is_folded when it was
+     * computed from an expression (CAST(100 AS SMALLINT), 1 + 2), not written as a literal. */
     dl_vector *value;
+    bool is_folded;
     /* CALL: the function and what its bind produced (arg types are the args' types). */
     const dl_sql_fn_def *fn;
     void *bind_data;

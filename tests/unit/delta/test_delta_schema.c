@@ -187,6 +187,15 @@ TEST(test_unsupported_types_name_the_field) {
         DL_ERR_UNSUPPORTED, &err);
 }
 
+TEST(test_a_nul_in_a_column_name_is_refused_not_cut) {
+    dl_delta_schema s;
+    dl_error err;
+    CHECK_STATUS(
+        parse("{\"type\":\"struct\",\"fields\":[" FIELD("a\\u0000b", "\"long\"") "]}", &s, &err),
+        DL_ERR_UNSUPPORTED, &err);
+    CHECK_ERR_CONTAINS(&err, "holds a NUL character");
+}
+
 TEST(test_malformed_schemas_are_corrupt) {
     dl_delta_schema s;
     dl_error err;
@@ -257,6 +266,7 @@ main(void) {
     RUN(test_schema_round_trips_through_json);
     RUN(test_column_metadata_is_extracted);
     RUN(test_unsupported_types_name_the_field);
+    RUN(test_a_nul_in_a_column_name_is_refused_not_cut);
     RUN(test_malformed_schemas_are_corrupt);
     RUN(test_find_resolves_case_insensitively_when_unambiguous);
     RUN(test_schema_from_type_builds_fields);

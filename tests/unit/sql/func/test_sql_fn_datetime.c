@@ -92,7 +92,8 @@ TEST(test_make_date_and_make_timestamp_validate_fields) {
     d[0] = tf_col(&t, "int", 1, (const char *[]){"2023"});
     d[1] = tf_col(&t, "int", 1, (const char *[]){"2"});
     d[2] = tf_col(&t, "int", 1, (const char *[]){"29"});
-    CHECK(strstr(tf_eval(&t, "make_date", 3, d, 1), "[DATETIME_FIELD_OUT_OF_BOUNDS]") != NULL);
+    CHECK(strstr(tf_eval(&t, "make_date", 3, d, 1),
+                 "[DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION]") != NULL);
     tf_destroy(&t);
 }
 
