@@ -313,6 +313,15 @@ to_decimal(const num_ctx *c, int64_t count, dl_error *err) {
         dl_i128 v = 0;
         if (!dl_sql_u_null(u, i) && !decimal_value(c->src, i, t->precision, t->scale, &v)) {
             bool is_nan = c->src->cls == CLS_DOUBLE && !isfinite(c->src->f64[i]);
+            if (is_nan && c->mode == DL_SQL_CAST_ANSI) {
+                /* Spark's CAST of NaN or an infinity to a decimal is NULL even in ANSI mode
+                 * (Decimal(d) throws NumberFormatException, which its cast turns into null);
+                 * a write into a table (DL_SQL_CAST_STORE) refuses it instead of storing a
+                 * NULL the user did not write (docs/sql.md, "Differences from Spark") */
+                DL_TRY(dl_sql_out_set_null(c->out, c->base + i, err));
+                data[c->base + i] = 0;
+                continue;
+            }
             DL_TRY(bad(c, i, is_nan ? "CAST_INVALID_INPUT" : "NUMERIC_VALUE_OUT_OF_RANGE", err));
             v = 0;
         }

@@ -9,7 +9,8 @@
  *                          min(s, d)) (or decimal(max(p - s + 1, 1 - d), 0) for d < 0); d must
  *                          be a constant. Doubles round their shortest decimal text (Spark's
  *                          BigDecimal(d).setScale), so round(1.005, 2) is 1.01
- *   ceil/floor(x)          bigint, or decimal(p - s + 1, 0) for decimals; with a scale, as round
+ *   ceil/floor(x)          bigint, or decimal(p - s + 1, 0) for decimals (a decimal(p, 0) stays
+ *                          itself); with a scale, as round
  *   everything else        double (integers, decimals and strings are cast to double)
  * ln, log10, log2 and log are NULL for arguments <= 0 (and log1p for <= -1), as Spark returns;
  * sqrt of a negative number is NaN. isnan(NULL) is false.
@@ -231,6 +232,10 @@ dl_sql_bind_round(dl_sql_fn_bind *b, dl_error *err) {
         return dl_sql_bind_arg_fail(b, 0, "numeric", err);
     }
     bool is_ceil_floor = k >= 2;
+    if (t->id == DL_VEC_TYPE_DECIMAL && is_ceil_floor && b->n_args == 1 && t->scale == 0) {
+        b->ret_type = t; /* Spark's Floor/Ceil keep a decimal(p, 0) as it is */
+        return DL_OK;
+    }
     if (t->id == DL_VEC_TYPE_DECIMAL) {
         return bind_decimal_round(b, bd, err);
     }
