@@ -242,6 +242,11 @@ wider_decimal(const dl_type *a, const dl_type *b, dl_arena *arena, const dl_type
     (void)dl_sql_decimal_for(b, &p2, &s2);
     int scale = DL_MAX(s1, s2);
     int range = DL_MAX(p1 - s1, p2 - s2);
+    /* Spark 4's DecimalType.boundedPreferIntegralDigits: past 38 digits the scale gives way,
+     * so the integral digits of both sides fit */
+    if (range + scale > DL_SQL_DEC_MAX) {
+        scale = DL_MAX(0, scale - (range + scale - DL_SQL_DEC_MAX));
+    }
     return dl_sql_decimal_type(arena, range + scale, scale, out, err);
 }
 

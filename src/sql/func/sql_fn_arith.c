@@ -140,6 +140,30 @@ frame_bad(const frame *f, int64_t i, int code, const char *what, dl_error *err) 
     return dl_sql_fail_overflow(err, what, f->bd->try_name);
 }
 
+/* An operand for frame_bad_pair's message: integers as they are, floating values (which never
+ * overflow) as 0 without a conversion. */
+#define INT_OPERAND(v) \
+    _Generic((v), double : INT64_C(0), float : INT64_C(0), default : (int64_t)(v))
+
+/* As frame_bad, for a row of two integer operands a and b: Spark reports an overflow of
+ * TINYINT and SMALLINT arithmetic as BINARY_ARITHMETIC_OVERFLOW with the operands ("32767S * 10S
+ * caused overflow"), of INT and BIGINT as ARITHMETIC_OVERFLOW. */
+static dl_status
+frame_bad_pair(const frame *f, int64_t i, int code, const char *what, int64_t a, int64_t b,
+               dl_error *err) {
+    bool is_small = strcmp(what, "tinyint") == 0 || strcmp(what, "smallint") == 0;
+    bool is_null = f->out->validity != NULL && !dl_vec_bit_get(f->out->validity, i);
+    if (code != BAD_OVERFLOW || !is_small || !f->ansi || f->bd->is_try || is_null) {
+        return frame_bad(f, i, code, what, err);
+    }
+    const char *sym = f->bd->op == OP_ADD ? "+" : f->bd->op == OP_SUB ? "-" : "*";
+    /* Spark prints TINYINT operands as SMALLINT literals too ("-128S + -117S") */
+    return dl_sql_fail_run(err, "use the try_ form of the operator to return NULL instead",
+                           "[BINARY_ARITHMETIC_OVERFLOW] %lldS %s %lldS caused overflow. Use "
+                           "`%s` to ignore overflow problem and return NULL.",
+                           (long long)a, sym, (long long)b, f->bd->try_name);
+}
+
 /* ---- per-value operations -------------------------------------------------------------------- */
 
 #define INT_OPS(T, W)                                              \
@@ -259,7 +283,8 @@ FLOAT_OPS(f64, fmod)
             for (int64_t i = 0; i < count; i++) {                                      \
                 R v;                                                                   \
                 int c = OPFN(x[f.u[0].sel[i]], y[f.u[1].sel[i]], &v);                  \
-                DL_TRY(frame_bad(&f, i, c, WHAT, err));                                \
+                DL_TRY(frame_bad_pair(&f, i, c, WHAT, INT_OPERAND(x[f.u[0].sel[i]]),   \
+                                      INT_OPERAND(y[f.u[1].sel[i]]), err));            \
             }                                                                          \
         }                                                                              \
         frame_end(&f, count);                                                          \

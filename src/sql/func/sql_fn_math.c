@@ -49,8 +49,11 @@ typedef struct round_bind {
  * does, back to double. */
 static double
 round_double(double d, int scale, dl_sql_round_mode mode) {
-    if (!isfinite(d) || d == 0) {
+    if (!isfinite(d)) {
         return d;
+    }
+    if (d == 0) {
+        return 0.0; /* Spark rounds through BigDecimal, which has no -0.0 */
     }
     char digits[32];
     int exp;
@@ -67,7 +70,7 @@ round_double(double d, int scale, dl_sql_round_mode mode) {
     v = d < 0 ? -v : v;
     dl_i128 r = dl_sql_dec_round(v, n - keep, mode);
     if (r == 0) {
-        return d < 0 ? -0.0 : 0.0;
+        return 0.0;
     }
     char text[64];
     (void)snprintf(text, sizeof(text), "%lldE%d", (long long)r, exp - keep + 1);
