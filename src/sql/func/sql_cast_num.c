@@ -304,6 +304,19 @@ decimal_value(const num_src *s, int64_t i, int precision, int scale, dl_i128 *ou
     }
 }
 
+/* A value that does not fit the decimal: NaN or an infinity is NULL under ANSI CAST, as Spark's
+ * (Decimal(d) throws NumberFormatException, which its cast turns into null); a write into a
+ * table (DL_SQL_CAST_STORE) refuses it instead of storing a NULL the user did not write
+ * (docs/sql.md, "Differences from Spark"); the rest is an error or NULL as the mode says. */
+static dl_status
+decimal_misfit(const num_ctx *c, int64_t i, dl_error *err) {
+    bool is_nan = c->src->cls == CLS_DOUBLE && !isfinite(c->src->f64[i]);
+    if (is_nan && c->mode == DL_SQL_CAST_ANSI) {
+        return dl_sql_out_set_null(c->out, c->base + i, err);
+    }
+    return bad(c, i, is_nan ? "CAST_INVALID_INPUT" : "NUMERIC_VALUE_OUT_OF_RANGE", err);
+}
+
 static dl_status
 to_decimal(const num_ctx *c, int64_t count, dl_error *err) {
     const dl_type *t = c->out->type;
@@ -312,17 +325,7 @@ to_decimal(const num_ctx *c, int64_t count, dl_error *err) {
     for (int64_t i = 0; i < count; i++) {
         dl_i128 v = 0;
         if (!dl_sql_u_null(u, i) && !decimal_value(c->src, i, t->precision, t->scale, &v)) {
-            bool is_nan = c->src->cls == CLS_DOUBLE && !isfinite(c->src->f64[i]);
-            if (is_nan && c->mode == DL_SQL_CAST_ANSI) {
-                /* Spark's CAST of NaN or an infinity to a decimal is NULL even in ANSI mode
-                 * (Decimal(d) throws NumberFormatException, which its cast turns into null);
-                 * a write into a table (DL_SQL_CAST_STORE) refuses it instead of storing a
-                 * NULL the user did not write (docs/sql.md, "Differences from Spark") */
-                DL_TRY(dl_sql_out_set_null(c->out, c->base + i, err));
-                data[c->base + i] = 0;
-                continue;
-            }
-            DL_TRY(bad(c, i, is_nan ? "CAST_INVALID_INPUT" : "NUMERIC_VALUE_OUT_OF_RANGE", err));
+            DL_TRY(decimal_misfit(c, i, err));
             v = 0;
         }
         data[c->base + i] = v;
