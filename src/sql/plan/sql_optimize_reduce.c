@@ -6,7 +6,7 @@
  * FROM lineitem WHERE l_partkey = p_partkey)` becomes a SINGLE join with lineitem grouped by
  * l_partkey: TPC-H q17, q20) or a derived table joined on its GROUP BY keys -- needs only the
  * groups whose keys the other side holds. When the other side's keys come from a selective
- * input much smaller than the aggregate's (the ~2,000 parts of q17's brand and container
+ * input much smaller than the aggregate's (the ~200 parts of q17's brand and container
  * against 6 M lineitem rows), that input is copied under the aggregate as the build side of a
  * SEMI join on the grouping expressions, so only the rows of the groups that can match are
  * aggregated (DuckDB's delim join and Spark's dynamic filters do the same work).
