@@ -112,39 +112,43 @@ copy_expr(dl_arena *arena, dl_sql_bexpr **e, dl_error *err) {
     return DL_OK;
 }
 
-/* A deep copy of a copyable plan (nodes, expressions and the arrays later passes rewrite). */
 static dl_status
-copy_plan(dl_arena *arena, const dl_sql_plan *p, dl_sql_plan **out, dl_error *err) {
-    dl_sql_plan *c = dl_arena_memdup(arena, p, sizeof(*p));
-    DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory optimizing a join");
+copy_join(dl_arena *arena, dl_sql_join *j, dl_error *err) {
+    DL_TRY(copy_exprs(arena, &j->left_keys, j->n_keys, err));
+    DL_TRY(copy_exprs(arena, &j->right_keys, j->n_keys, err));
+    if (j->n_keys > 0) {
+        j->is_null_equal = dl_arena_memdup(arena, j->is_null_equal, (size_t)j->n_keys);
+        DL_CHECK(j->is_null_equal != NULL, err, DL_ERR_NOMEM, "out of memory optimizing a join");
+    }
+    return copy_expr(arena, &j->residual, err);
+}
+
+/* The node's own expressions and the arrays later passes rewrite, copied (c is a copy of p). */
+static dl_status
+copy_payload(dl_arena *arena, const dl_sql_plan *p, dl_sql_plan *c, dl_error *err) {
     switch (p->kind) {
     case DL_SQL_PLAN_SCAN:
         c->u.scan.columns =
             dl_arena_memdup(arena, p->u.scan.columns, (size_t)(p->n_cols + 1) * sizeof(int32_t));
         DL_CHECK(c->u.scan.columns != NULL, err, DL_ERR_NOMEM, "out of memory optimizing a join");
-        DL_TRY(copy_exprs(arena, &c->u.scan.filters, p->u.scan.n_filters, err));
-        break;
+        return copy_exprs(arena, &c->u.scan.filters, p->u.scan.n_filters, err);
     case DL_SQL_PLAN_FILTER:
-        DL_TRY(copy_expr(arena, &c->u.cond, err));
-        break;
+        return copy_expr(arena, &c->u.cond, err);
     case DL_SQL_PLAN_PROJECT:
-        DL_TRY(copy_exprs(arena, &c->u.project.exprs, p->u.project.n_exprs, err));
-        break;
-    case DL_SQL_PLAN_RANGE:
-        break;
-    default: { /* JOIN */
-        dl_sql_join *j = &c->u.join;
-        DL_TRY(copy_exprs(arena, &j->left_keys, j->n_keys, err));
-        DL_TRY(copy_exprs(arena, &j->right_keys, j->n_keys, err));
-        if (j->n_keys > 0) {
-            j->is_null_equal = dl_arena_memdup(arena, j->is_null_equal, (size_t)j->n_keys);
-            DL_CHECK(j->is_null_equal != NULL, err, DL_ERR_NOMEM,
-                     "out of memory optimizing a join");
-        }
-        DL_TRY(copy_expr(arena, &j->residual, err));
-        break;
+        return copy_exprs(arena, &c->u.project.exprs, p->u.project.n_exprs, err);
+    case DL_SQL_PLAN_JOIN:
+        return copy_join(arena, &c->u.join, err);
+    default: /* RANGE */
+        return DL_OK;
     }
-    }
+}
+
+/* A deep copy of a copyable plan (nodes, expressions and the arrays later passes rewrite). */
+static dl_status
+copy_plan(dl_arena *arena, const dl_sql_plan *p, dl_sql_plan **out, dl_error *err) {
+    dl_sql_plan *c = dl_arena_memdup(arena, p, sizeof(*p));
+    DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory optimizing a join");
+    DL_TRY(copy_payload(arena, p, c, err));
     if (p->left != NULL) {
         DL_TRY(copy_plan(arena, p->left, &c->left, err));
     }
@@ -257,7 +261,7 @@ key_source(const dl_sql_plan *p, int32_t *cols, int32_t n) {
  * keys p's columns cols are: the slot it hangs in (cols become key numbers), or NULL. */
 static dl_sql_plan **
 grouped_by(dl_sql_plan **slot, int32_t *cols, int32_t n) {
-    for (;;) {
+    while (*slot != NULL) {
         dl_sql_plan *p = *slot;
         if (p->kind == DL_SQL_PLAN_AGGREGATE) {
             return p->u.agg.n_sets == 0 && all_below(cols, n, p->u.agg.n_keys) ? slot : NULL;
@@ -274,6 +278,7 @@ grouped_by(dl_sql_plan **slot, int32_t *cols, int32_t n) {
         }
         slot = &p->left;
     }
+    return NULL;
 }
 
 /* ---- the rewrite ----------------------------------------------------------------------------- */
