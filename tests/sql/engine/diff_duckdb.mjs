@@ -199,7 +199,7 @@ function correlatedAggregate() {
   const f = t2Cond('t2');
   switch (Math.floor(rnd() * 4)) {
     case 0: { // q17: lineitem, part WHERE p = l AND part filter AND l.x < (SELECT f(agg) ... = p)
-      const cmp = agg.includes('.s') ? `t1.s ${pick(['<', '>=', '='])} ${sub}` : `t1.a ${pick(['<', '>=', '<>'])} ${sub}`;
+      const cmp = agg === 'max(x.s)' ? `t1.s ${pick(['<', '>=', '='])} ${sub}` : `t1.a ${pick(['<', '>=', '<>'])} ${sub}`;
       return { sql: `SELECT t1.b AS c0, t2.id AS c1 FROM ${T1} t1, ${T2} t2 WHERE t1.k = t2.k AND ${f} AND ${cmp}`, ordered: false };
     }
     case 1: // the subquery's value per filtered outer row (NULL or 0 when no group)
