@@ -215,7 +215,7 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
     const dl_sql_name *n = &tref->u.table.name;
     const dl_sql_ident *last = &n->parts[n->n_parts - 1];
     if (n->n_parts == 1 && tref->u.table.tt.kind == DL_SQL_TT_NONE) {
-        for (const dl_sql_cte_ref *c = b->ctes; c != NULL; c = c->next) {
+        for (dl_sql_cte_ref *c = b->ctes; c != NULL; c = c->next) {
             if (dl_str_eq_nocase(c->cte->name.name, last->name)) {
                 return dl_sql_binder_cte(b, c, tref, out, err);
             }
@@ -275,13 +275,9 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
 }
 
 dl_status
-dl_sql_binder_cte(dl_sql_binder *b, const dl_sql_cte_ref *ref, const dl_sql_tref *tref,
-                  dl_sql_rel *out, dl_error *err) {
-    dl_sql_cte_ref *saved = b->ctes;
-    b->ctes = ref->next; /* a CTE sees the ones defined before it, not itself */
-    dl_status s = dl_sql_binder_query(b, ref->cte->query, NULL, &out->plan, err);
-    b->ctes = saved;
-    DL_TRY(s);
+dl_sql_binder_cte(dl_sql_binder *b, dl_sql_cte_ref *ref, const dl_sql_tref *tref, dl_sql_rel *out,
+                  dl_error *err) {
+    DL_TRY(dl_sql_binder_cte_plan(b, ref, &out->plan, err));
     DL_TRY(
         dl_sql_plan_rename(b, out->plan, &ref->cte->columns, ref->cte->name.loc, &out->plan, err));
     DL_TRY(dl_sql_plan_rename(b, out->plan, &tref->column_aliases, tref->loc, &out->plan, err));

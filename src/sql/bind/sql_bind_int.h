@@ -52,10 +52,15 @@ struct dl_sql_scope {
     bool *is_correlated;
 };
 
-/* A CTE visible to table references. */
+/* A CTE visible to table references. A CTE referenced twice whose result is small (an
+ * aggregate's) is computed once (sql_bind_cte.c): first is the plan the first reference bound,
+ * rows a ROWS node over the result once a second reference computed it (every reference then
+ * reads those rows). */
 typedef struct dl_sql_cte_ref {
     const dl_sql_cte *cte;
     struct dl_sql_cte_ref *next;
+    dl_sql_plan *first;
+    dl_sql_plan *rows;
 } dl_sql_cte_ref;
 
 /* What a data-changing statement counted for its result row (commands/sql_dml.c); opaque here. */
@@ -329,8 +334,12 @@ DL_NODISCARD dl_status dl_sql_binder_temp_rel(dl_sql_binder *b, dl_sql_temp_rel 
 /* FROM items of each kind (sql_bind_from.c, sql_bind_tfn.c, sql_describe.c). */
 DL_NODISCARD dl_status dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref,
                                            dl_sql_rel *out, dl_error *err);
-DL_NODISCARD dl_status dl_sql_binder_cte(dl_sql_binder *b, const dl_sql_cte_ref *ref,
+DL_NODISCARD dl_status dl_sql_binder_cte(dl_sql_binder *b, dl_sql_cte_ref *ref,
                                          const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err);
+/* The plan of a reference to a CTE (before its column names are applied): bound from its
+ * query, or a read of its rows once computed (sql_bind_cte.c). */
+DL_NODISCARD dl_status dl_sql_binder_cte_plan(dl_sql_binder *b, dl_sql_cte_ref *ref,
+                                              dl_sql_plan **out, dl_error *err);
 DL_NODISCARD dl_status dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref,
                                               dl_sql_rel *out, dl_error *err);
 DL_NODISCARD dl_status dl_sql_binder_describe_rel(dl_sql_binder *b, const dl_sql_tref *tref,

@@ -297,6 +297,40 @@ add_in_key(dl_sql_binder *b, dl_sql_plan *j, const dl_sql_bexpr *sq, dl_error *e
     return DL_OK;
 }
 
+/*
+ * A null-aware join whose correlation left a residual (`t.s NOT IN (SELECT s FROM x WHERE x.k =
+ * t.k AND x.a > t.v)`): which subquery rows may match depends on the residual, so the IN
+ * comparison moves from key 0 into it, as `(residual) IS TRUE AND x = y` (sql_plan.h): a pair
+ * where that is TRUE matches, one where it is NULL could have.
+ */
+static dl_status
+in_key_into_residual(dl_sql_binder *b, dl_sql_plan *j, dl_error *err) {
+    dl_sql_join *jn = &j->u.join;
+    int32_t nl = j->left->n_cols;
+    const dl_sql_fn_def *eq = dl_sql_binder_lookup(b, DL_STR("="));
+    DL_CHECK(eq != NULL, err, DL_ERR_UNSUPPORTED, "operator '=' is not available");
+    dl_sql_bexpr *args[2] = {jn->left_keys[0],
+                             dl_sql_bexpr_column(b->arena, nl, jn->right_keys[0]->type)};
+    dl_sql_bexpr *is_true =
+        dl_sql_bexpr_new(b, DL_SQL_BEXPR_IS, dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN), j->loc, 1);
+    dl_sql_bexpr *both =
+        dl_sql_bexpr_new(b, DL_SQL_BEXPR_AND, dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN), j->loc, 2);
+    DL_CHECK(args[1] != NULL && is_true != NULL && both != NULL, err, DL_ERR_NOMEM,
+             "out of memory planning a subquery");
+    DL_CHECK(jn->right_keys[0]->kind == DL_SQL_BEXPR_COLUMN && jn->right_keys[0]->index == 0, err,
+             DL_ERR_INTERNAL, "an IN subquery's key is not its first column");
+    is_true->args[0] = jn->residual;
+    is_true->is_kind = DL_SQL_BIS_TRUE;
+    both->args[0] = is_true;
+    DL_TRY(dl_sql_binder_call(b, eq, "=", args, 2, j->loc, &both->args[1], err));
+    jn->residual = both;
+    jn->left_keys++;
+    jn->right_keys++;
+    jn->is_null_equal++;
+    jn->n_keys--;
+    return DL_OK;
+}
+
 /* The output columns of a join of type over left and right. */
 static dl_status
 join_schema(dl_sql_binder *b, dl_sql_plan *j, dl_error *err) {
@@ -361,6 +395,9 @@ join_subquery(dl_sql_binder *b, dl_sql_plan **plan, const dl_sql_bexpr *sq, dl_s
     }
     if (sq->subq_kind == DL_SQL_SUBQ_IN) {
         DL_TRY(add_in_key(b, j, sq, err));
+        if (is_null_aware && j->u.join.residual != NULL) {
+            DL_TRY(in_key_into_residual(b, j, err));
+        }
     }
     if (want_presence) {
         DL_TRY(add_presence(b, &j->right, err));

@@ -109,6 +109,7 @@ load_probe(dl_sql_operator *op, dl_sql_join_local *l, bool *out_has_rows, dl_err
     }
     dl_sql_join_probe(st, l, count);
     memset(l->matched, 0, (size_t)count);
+    memset(l->maybe, 0, (size_t)count);
     l->k = 0;
     l->pos = 0;
     l->is_in_chain = false;
@@ -252,6 +253,27 @@ record_pairs(dl_sql_join_state *st, dl_sql_join_local *l, const dl_batch *target
     return DL_OK;
 }
 
+/* The null-aware residual form: keeps the pairs of target whose residual is TRUE and notes
+ * the probe rows of those where it is NULL (l->maybe). Assumes: target has no selection. */
+static dl_status
+select_three_valued(dl_sql_join_local *l, dl_batch *target, dl_error *err) {
+    dl_vector *v = NULL;
+    DL_TRY(dl_sql_eval_run(l->residual, target, &v, err));
+    dl_vec_unified u;
+    dl_vec_unify(v, target->count, &u);
+    uint32_t *sel = l->rows; /* scratch: pairs_batch is done with it */
+    int64_t n = 0;
+    for (int64_t i = 0; i < target->count; i++) {
+        if (u.validity != NULL && !dl_vec_bit_get(u.validity, i)) {
+            l->maybe[l->pk[i]] = 1;
+        } else if (dl_vec_bit_get(u.data, u.sel[i])) {
+            sel[n++] = (uint32_t)i;
+        }
+    }
+    dl_vec_unref(v);
+    return dl_vec_batch_set_sel(target, sel, n, err);
+}
+
 /* One batch of pairs: into out for joins that emit pairs, else into l->pairs to learn which
  * probe rows match. *out_n is the number of pairs (0: the cursor is done). */
 static dl_status
@@ -264,7 +286,9 @@ step_pairs(dl_sql_join_state *st, dl_sql_join_local *l, dl_batch *out, int64_t *
     }
     dl_batch *target = emits_pairs(st->join->type) ? out : l->pairs;
     DL_TRY(pairs_batch(st, l, n, target, err));
-    if (l->residual != NULL) {
+    if (l->residual != NULL && st->join->is_null_aware) {
+        DL_TRY(select_three_valued(l, target, err));
+    } else if (l->residual != NULL) {
         DL_TRY(dl_sql_eval_select(l->residual, target, err));
     }
     return record_pairs(st, l, target, err);
@@ -332,7 +356,13 @@ mark_value(const dl_sql_join_state *st, const dl_sql_join_local *l, int64_t k) {
     if (l->matched[k]) {
         return 1;
     }
-    if (!j->is_null_aware || j->n_keys == 0 || st->build.rows.count == 0) {
+    if (!j->is_null_aware || st->build.rows.count == 0) {
+        return 0;
+    }
+    if (j->residual != NULL) {
+        return l->maybe[k] != 0 ? -1 : 0;
+    }
+    if (j->n_keys == 0) {
         return 0;
     }
     const dl_vec_unified *u = &l->ukeys[0];

@@ -44,7 +44,9 @@
  * comparison `x IN (SELECT y ...)` and the other keys as the subquery's correlation (plain
  * equality): when a probe row has no match, the result is NULL (MARK) or the row is dropped
  * (ANTI) if a match was only prevented by NULLs: x is NULL and some build row matches the
- * correlation, or some build row with a NULL y does. MARK joins that are not null-aware
+ * correlation, or some build row with a NULL y does. A null-aware join with a residual has
+ * the IN comparison in the residual and only the correlation as keys (sql_plan.h): a pair
+ * whose residual is NULL is one that could have matched. MARK joins that are not null-aware
  * (EXISTS) are simply TRUE or FALSE.
  * Without keys (CROSS and nested-loop joins) every build row is a candidate of every probe
  * row.
@@ -170,6 +172,8 @@ typedef struct dl_sql_join_local {
     uint32_t head[DL_BATCH_CAPACITY];     /* per live row: first candidate + 1, 0 none */
     uint8_t null_key[DL_BATCH_CAPACITY];  /* per live row: a non-null-safe key is NULL */
     uint8_t matched[DL_BATCH_CAPACITY];   /* per live row: pairs that passed */
+    uint8_t maybe[DL_BATCH_CAPACITY];     /* per live row: a pair's residual was NULL (the
+                                             null-aware residual form, sql_plan.h) */
     uint32_t pk[DL_BATCH_CAPACITY];       /* pairs: live probe row */
     uint32_t pb[DL_BATCH_CAPACITY];       /* pairs: build row */
     uint32_t rows[DL_BATCH_CAPACITY];     /* scratch: physical rows */

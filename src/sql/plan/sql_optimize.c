@@ -11,7 +11,10 @@
  *   3. SORT followed by LIMIT becomes a top-N sort; LIMIT directly over a scan without
  *      filters lets the scan stop early.
  *   4. Inner joins put the smaller input (by estimated rows) on the build (right) side.
- *   5. Columns nobody reads are pruned through the whole plan, joins included
+ *   5. An aggregate grouped by a join's keys aggregates only the groups the other side can
+ *      meet: a SEMI join with a copy of that side's selective key source goes under it
+ *      (sql_optimize_reduce.c; TPC-H q17 and q20's correlated aggregates).
+ *   6. Columns nobody reads are pruned through the whole plan, joins included
  *      (sql_optimize_prune.c).
  */
 #include <string.h>
@@ -333,5 +336,6 @@ dl_status
 dl_sql_optimize(dl_arena *arena, dl_sql_plan **plan, dl_error *err) {
     DL_TRY(dl_sql_push_filters(arena, plan, err));
     DL_TRY(optimize_node(arena, plan, err));
+    DL_TRY(dl_sql_reduce_aggregates(arena, *plan, err));
     return dl_sql_prune_columns(arena, *plan, err);
 }

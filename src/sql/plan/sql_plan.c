@@ -281,6 +281,9 @@ explain_tree(const dl_sql_plan *p, int depth, dl_buf *out, dl_error *err) {
         DL_TRY(dl_buf_append_cstr(out, "  ", err));
     }
     DL_TRY(explain_node(p, out, err));
+    if (p->est_rows >= 0) {
+        DL_TRY(dl_buf_appendf(out, err, " est_rows=%.0f", p->est_rows));
+    }
     DL_TRY(dl_buf_append_cstr(out, "\n", err));
     if (p->left != NULL) {
         DL_TRY(explain_tree(p->left, depth + 1, out, err));

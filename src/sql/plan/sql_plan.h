@@ -287,7 +287,10 @@ typedef enum dl_sql_join_type {
  * is_null_equal[i] (<=>). residual (BOOLEAN over left ++ right columns, or NULL) must also be
  * TRUE for a pair to match. is_null_aware (ANTI; MARK see above): NOT IN semantics, i.e. when the
  * right side has any row with a NULL key, no left row is output, and a left row with a NULL key is
- * output only when the right side is empty.
+ * output only when the right side is empty. A null-aware join with a residual has the IN
+ * comparison in it (`(correlation residual) IS TRUE AND x = y`) and only the correlation
+ * equalities as keys: a pair whose residual is TRUE matches, one whose residual is NULL could
+ * have (ANTI drops the row, MARK is NULL).
  *
  * The planner puts the smaller input (by estimated rows) on the build side: the right child.
  */
@@ -480,6 +483,10 @@ DL_NODISCARD dl_status dl_sql_push_filters(dl_arena *arena, dl_sql_plan **node, 
  * whether *node changed (it is then a PROJECT over the FILTER). */
 DL_NODISCARD dl_status dl_sql_rotate_cross(dl_arena *arena, dl_sql_plan **node, bool *out_rotated,
                                            dl_error *err);
+
+/* Grouped aggregates joined on their keys get a SEMI join with a copy of the other side's
+ * selective key source under them (sql_optimize_reduce.c). */
+DL_NODISCARD dl_status dl_sql_reduce_aggregates(dl_arena *arena, dl_sql_plan *root, dl_error *err);
 
 /* True when expr references no column (of this query or an outer one) and no subquery. */
 bool dl_sql_bexpr_is_constant(const dl_sql_bexpr *expr);

@@ -95,7 +95,7 @@ function boolE(d, q) {
 function anyE(d, q) { return rnd() < 0.7 ? intE(d, q) : strE(d, q); }
 
 function query() {
-  const shape = Math.floor(rnd() * 17);
+  const shape = Math.floor(rnd() * 21);
   const w = rnd() < 0.7 ? ` WHERE ${boolE(2, 't1')}` : '';
   switch (shape) {
     case 0: { // projection
@@ -174,11 +174,107 @@ function query() {
       const having = rnd() < 0.4 ? ` HAVING count(*) > ${sub}` : '';
       return { sql: `SELECT ${g} AS g0, count(*) AS c0, ${sub} AS c1 FROM ${T1} t1 GROUP BY ${g}${having}`, ordered: false };
     }
+    case 17: return correlatedAggregate();
+    case 18: return subqueryPolarity();
+    case 19: return cteTwice();
+    case 20: return commaJoins();
     default: { // rollup / scalar subquery
       if (rnd() < 0.5) return { sql: `SELECT k AS g0, a % 2 AS g1, count(*) AS c0, sum(a) AS c1 FROM ${T1} t1 GROUP BY ROLLUP (k, a % 2)`, ordered: false };
       return { sql: `SELECT b AS c0, (SELECT max(v) FROM ${T2} x WHERE x.k = t1.k) AS c1, (SELECT count(*) FROM ${T2} x WHERE x.k = t1.k) AS c2 FROM ${T1} t1${w}`, ordered: false };
     }
   }
+}
+
+// A T2 condition over alias x (its columns v, s, id, k qualified).
+const t2Cond = (x) => boolE(0, 't2').replace(/\b(v|s|id|k)\b/g, `${x}.$1`);
+
+// Correlated scalar subqueries with aggregates (TPC-H q17/q20's shape: the outer side filtered,
+// the aggregate grouped by the correlation), COUNT's 0 over no rows included, and aggregates
+// joined on their GROUP BY keys (= and <=>), with NULL keys on both sides.
+function correlatedAggregate() {
+  const agg = pick(['avg(x.a)', '0.5 * avg(x.a)', 'count(*)', 'count(x.a)', 'sum(x.a)', 'min(x.a)', 'max(x.s)', 'count(DISTINCT x.s)']);
+  const corr = pick(['x.k = t2.k', 'x.k = t2.k AND x.a % 3 = t2.v % 3', 'x.k = t2.id % 9', 'x.k IS NOT DISTINCT FROM t2.k']);
+  const inner = rnd() < 0.4 ? ` AND ${boolE(0, 't1').replace(/\b(a|k|b|s|c|d)\b/g, 'x.$1')}` : '';
+  const sub = `(SELECT ${agg} FROM ${T1} x WHERE ${corr}${inner})`;
+  const f = t2Cond('t2');
+  switch (Math.floor(rnd() * 4)) {
+    case 0: { // q17: lineitem, part WHERE p = l AND part filter AND l.x < (SELECT f(agg) ... = p)
+      const cmp = agg === 'max(x.s)' ? `t1.s ${pick(['<', '>=', '='])} ${sub}` : `t1.a ${pick(['<', '>=', '<>'])} ${sub}`;
+      return { sql: `SELECT t1.b AS c0, t2.id AS c1 FROM ${T1} t1, ${T2} t2 WHERE t1.k = t2.k AND ${f} AND ${cmp}`, ordered: false };
+    }
+    case 1: // the subquery's value per filtered outer row (NULL or 0 when no group)
+      return { sql: `SELECT t2.id AS c0, ${sub} AS c1 FROM ${T2} t2 WHERE ${f}`, ordered: false };
+    case 2: { // a derived aggregate joined on its keys
+      const on = pick(['g.k = t2.k', 'g.k IS NOT DISTINCT FROM t2.k', 'g.k = t2.k AND g.n > 1']);
+      return { sql: `SELECT t2.id AS c0, g.n AS c1, g.sa AS c2 FROM ${T2} t2 ${pick(['JOIN', 'LEFT JOIN'])} (SELECT k, count(*) AS n, sum(a) AS sa FROM ${T1} t1 GROUP BY k) g ON ${on} WHERE ${f}`, ordered: false };
+    }
+    default: // COUNT compared, as in `(SELECT count(*) ...) = 0`
+      return { sql: `SELECT t2.id AS c0, t2.k AS c1 FROM ${T2} t2 WHERE ${f} AND (SELECT count(*) FROM ${T1} x WHERE ${corr}${inner}) ${pick(['= 0', '> 100', '< 700'])}`, ordered: false };
+  }
+}
+
+// EXISTS / NOT EXISTS / IN / NOT IN, correlated or not, as WHERE conjuncts, under OR and NOT,
+// and in the SELECT list, over columns with NULLs on both sides.
+function subqueryPolarity() {
+  const not = pick(['', 'NOT ']);
+  const sub = pick([
+    `${not}EXISTS (SELECT 1 FROM ${T1} x WHERE x.k = t2.k AND ${boolE(0, 't1').replace(/\b(a|k|b|s|c|d)\b/g, 'x.$1')})`,
+    `${not}EXISTS (SELECT 1 FROM ${T1} x WHERE x.a = t2.v)`,
+    `t2.v ${not}IN (SELECT a FROM ${T1} x WHERE x.k = t2.k)`,
+    `t2.v ${not}IN (SELECT a FROM ${T1} x WHERE x.s = t2.s AND x.a IS NOT NULL)`,
+    `t2.k ${not}IN (SELECT k FROM ${T1} x WHERE ${boolE(0, 't1').replace(/\b(a|k|b|s|c|d)\b/g, 'x.$1')})`,
+    `t2.s ${not}IN (SELECT s FROM ${T1} x WHERE x.k = t2.k AND x.a > t2.v)`,
+  ]);
+  const f = t2Cond('t2');
+  switch (Math.floor(rnd() * 4)) {
+    case 0: return { sql: `SELECT t2.id AS c0 FROM ${T2} t2 WHERE ${f} AND ${sub}`, ordered: false };
+    case 1: return { sql: `SELECT t2.id AS c0 FROM ${T2} t2 WHERE ${sub} OR ${f}`, ordered: false };
+    case 2: return { sql: `SELECT t2.id AS c0, ${sub} AS c1 FROM ${T2} t2`, ordered: false };
+    default: return { sql: `SELECT t2.id AS c0 FROM ${T2} t2 WHERE NOT (${sub})`, ordered: false };
+  }
+}
+
+// A CTE referenced twice (TPC-H q15's shape and self-joins of an aggregate).
+function cteTwice() {
+  const w1 = rnd() < 0.6 ? ` WHERE ${boolE(1, 't1')}` : '';
+  const cte = `WITH r AS (SELECT k, sum(a) AS sa, count(*) AS n FROM ${T1} t1${w1} GROUP BY k)`;
+  switch (Math.floor(rnd() * 3)) {
+    case 0: return { sql: `${cte} SELECT t2.id AS c0, r.sa AS c1 FROM ${T2} t2, r WHERE t2.k = r.k AND r.sa = (SELECT ${pick(['max', 'min'])}(sa) FROM r)`, ordered: false };
+    case 1: return { sql: `${cte} SELECT a.k AS c0, b.k AS c1, a.n + b.n AS c2 FROM r a ${pick(['JOIN', 'LEFT JOIN', 'FULL JOIN'])} r b ON a.k = b.k + ${pick(['0', '1', '2'])}`, ordered: false };
+    default: return { sql: `${cte} SELECT k AS c0, n AS c1 FROM r WHERE n > (SELECT avg(n) FROM r) UNION ALL SELECT k, sa FROM r WHERE k IS NULL`, ordered: false };
+  }
+}
+
+// 3 to 6 tables joined with comma syntax: a spanning tree of equalities, filters on some
+// tables, aggregated so that the result stays small. The FROM list is in a random order in
+// which every table after the first shares an equality with one before it: orders where two
+// neighbours share none still build cross products (no cost-based join order yet, issue 20),
+// which takes minutes for 6 tables.
+function commaJoins() {
+  const n = 3 + Math.floor(rnd() * 4);
+  const names = Array.from({ length: n }, (_, i) => `t${i + 1}`);
+  const conds = [];
+  const parent = [-1];
+  let kJoins = 0;
+  for (let j = 1; j < n; j++) {
+    const i = Math.floor(rnd() * j);
+    parent.push(i);
+    const a = names[i], b = names[j];
+    if (a === 't1') conds.push(rnd() < 0.8 || kJoins > 0 ? `${pick(['t1.b', 't1.a + 50'])} = ${b}.id` : (kJoins++, `t1.k = ${b}.k`));
+    else conds.push(rnd() < 0.7 || kJoins > 0 ? `${a}.${pick(['id', 'v'])} = ${b}.id` : (kJoins++, `${a}.k = ${b}.k`));
+  }
+  for (let j = 1; j < n; j++) if (rnd() < 0.4) conds.push(t2Cond(names[j]));
+  if (rnd() < 0.3) conds.push(boolE(0, 't1').replace(/\b(a|k|b|s|c|d)\b/g, 't1.$1'));
+  for (let i = conds.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [conds[i], conds[j]] = [conds[j], conds[i]]; }
+  const order = [Math.floor(rnd() * n)];
+  while (order.length < n) { // a random table next to the ones placed (a tree edge)
+    const next = names.map((_, j) => j).filter((j) => !order.includes(j) &&
+      (order.includes(parent[j]) || order.some((i) => parent[i] === j)));
+    order.push(pick(next));
+  }
+  const from = order.map((j) => `${names[j] === 't1' ? T1 : T2} ${names[j]}`);
+  const last = names[n - 1];
+  return { sql: `SELECT count(*) AS c0, sum(${last}.v) AS c1, max(t2.s) AS c2, min(t1.a) AS c3 FROM ${from.join(', ')} WHERE ${conds.join(' AND ')}`, ordered: false };
 }
 
 function norm(v) {
