@@ -73,6 +73,19 @@ dl_sql_dml_cdf_new(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx
     if (!dl_sql_dml_is_cdf(t)) {
         return DL_OK;
     }
+    static const char *const reserved[] = {"_change_type", "_commit_version", "_commit_timestamp"};
+    for (int32_t i = 0; i < t->schema->n_fields; i++) {
+        for (size_t k = 0; k < DL_ARRAY_LEN(reserved); k++) {
+            if (dl_str_eq_nocase(dl_str_from_cstr(t->schema->fields[i].name),
+                                 dl_str_from_cstr(reserved[k]))) {
+                DL_FAIL(err, DL_ERR_SCHEMA,
+                        "[RESERVED_CDC_COLUMNS_ON_WRITE] table %s: column '%s' is reserved for "
+                        "the change data feed, which the table has on; rename the column or set "
+                        "delta.enableChangeDataFeed = false",
+                        t->display, t->schema->fields[i].name);
+            }
+        }
+    }
     dl_sql_dml_cdf *c = dl_arena_alloc_zero(b->arena, sizeof(*c));
     DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory");
     c->n = t->schema->n_fields;
