@@ -198,6 +198,23 @@ class DeltaTable:
 
     to_pyarrow_table = to_pyarrow
 
+    def load_cdf(self, starting_version: int = 0, ending_version: int | None = None,
+                 starting_timestamp=None, ending_timestamp=None, columns: list[str] | None = None,
+                 predicate: str | None = None):
+        """The change data feed between two versions or timestamps (a timestamp wins over a
+        version), as delta-rs's load_cdf: the table's columns and _change_type,
+        _commit_version, _commit_timestamp, as a pyarrow.RecordBatchReader (SQL's
+        table_changes; docs/sql.md, "The change data feed")."""
+        start = (_timestamp_literal(starting_timestamp) if starting_timestamp is not None
+                 else str(int(starting_version)))
+        end = (_timestamp_literal(ending_timestamp) if ending_timestamp is not None
+               else None if ending_version is None else str(int(ending_version)))
+        target = quote_string(self._ref)
+        args = f"{target}, {start}" + (f", {end}" if end is not None else "")
+        cols = ", ".join(quote_name(c) for c in columns) if columns else "*"
+        where = f" WHERE {predicate}" if predicate else ""
+        return self._sql(f"SELECT {cols} FROM table_changes({args}){where}").record_batch_reader()
+
     def to_pandas(self, columns: list[str] | None = None, predicate: str | None = None):
         """The rows of the loaded version as a pandas.DataFrame."""
         return self.to_relation(columns, predicate).df()

@@ -503,6 +503,9 @@ typedef struct dl_delta_partition {
 #define DL_DELTA_FILE_ABSOLUTE        2u /* path is absolute (not under the table root) */
 #define DL_DELTA_FILE_EXTENDED        4u /* remove: extendedFileMetadata */
 #define DL_DELTA_FILE_HAS_DELETION_TS 8u /* remove: deletionTimestamp present */
+/* The deletion vector lists the rows to read, not the rows to drop (a change feed's file:
+ * delta_changes.h). */
+#define DL_DELTA_FILE_DV_KEEP 16u
 
 /*
  * A live file or tombstone. Its stats are either in memory (stats) or, by default, only
@@ -764,5 +767,13 @@ DL_NODISCARD dl_status dl_delta_log_iter_next(dl_delta_log_iter *it, dl_delta_lo
                                               bool *out_has, dl_error *err);
 
 void dl_delta_log_iter_free(dl_delta_log_iter *it);
+
+/* Calls visit for every action of commits from_version..to_version (as dl_delta_log_iter_new);
+ * a non-OK status from visit stops the walk and is returned. */
+typedef dl_status (*dl_delta_log_visit_fn)(void *ctx, const dl_delta_log_entry *entry,
+                                           dl_error *err);
+DL_NODISCARD dl_status dl_delta_log_each(dl_delta_table *table, int64_t from_version,
+                                         int64_t to_version, dl_delta_log_visit_fn visit, void *ctx,
+                                         dl_error *err);
 
 #endif /* DL_DELTA_DELTA_H */

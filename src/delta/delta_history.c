@@ -434,3 +434,25 @@ dl_delta_log_iter_free(dl_delta_log_iter *it) {
     dl_arena_destroy(&it->list_arena);
     dl_mem_free(it->alloc, it, sizeof(*it));
 }
+
+dl_status
+dl_delta_log_each(dl_delta_table *table, int64_t from_version, int64_t to_version,
+                  dl_delta_log_visit_fn visit, void *ctx, dl_error *err) {
+    dl_delta_log_iter *it = NULL;
+    DL_TRY(dl_delta_log_iter_new(table, from_version, to_version, &it, err));
+    dl_status s = DL_OK;
+    for (;;) {
+        dl_delta_log_entry e = {0};
+        bool has = false;
+        s = dl_delta_log_iter_next(it, &e, &has, err);
+        if (s != DL_OK || !has) {
+            break;
+        }
+        s = visit(ctx, &e, err);
+        if (s != DL_OK) {
+            break;
+        }
+    }
+    dl_delta_log_iter_free(it);
+    return s;
+}

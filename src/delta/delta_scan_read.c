@@ -804,8 +804,10 @@ next_kept(dl_delta_scan_reader *r, int64_t *out_n, int64_t *out_kept, dl_error *
         r->is_done = n == 0;
         int64_t kept = n;
         if (r->dv && n > 0) {
-            kept = dl_delta_dv_kept_in_range(r->dv, dl_pq_reader_batch_first_row(r->rd),
-                                             (uint32_t)n, r->sel);
+            int64_t first = dl_pq_reader_batch_first_row(r->rd);
+            kept = (r->file->flags & DL_DELTA_FILE_DV_KEEP)
+                       ? dl_delta_dv_deleted_in_range(r->dv, first, (uint32_t)n, r->sel)
+                       : dl_delta_dv_kept_in_range(r->dv, first, (uint32_t)n, r->sel);
             r->rows_deleted += n - kept;
         }
         if (kept > 0) {

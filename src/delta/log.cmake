@@ -4,6 +4,7 @@
 # (src/delta/delta_scan.h).
 list(APPEND DL_DELTA_SOURCES
   delta_action.c
+  delta_changes.c
   delta_checkpoint.c
   delta_features.c
   delta_props.c

@@ -73,6 +73,10 @@ typedef struct dl_ops_write_spec {
     int64_t page_rows;
     int64_t modification_time; /* add.modificationTime (ms); 0 = now */
     bool data_change;          /* add.dataChange */
+    /* Change data files (the change data feed): files go under <root>/_change_data/ (then the
+     * partition folders) and are named cdc-<5-digit file number>-<job uuid>.c000.snappy.parquet,
+     * as Spark names them. */
+    bool is_change_data;
     const dl_allocator *alloc; /* NULL = libc */
 } dl_ops_write_spec;
 
@@ -111,6 +115,10 @@ size_t dl_ops_writer_file_count(const dl_ops_writer *w);
 const dl_ops_file *dl_ops_writer_file(const dl_ops_writer *w, size_t i);
 int64_t dl_ops_writer_rows(const dl_ops_writer *w);
 int64_t dl_ops_writer_bytes(const dl_ops_writer *w);
+
+/* Stages a cdc action for every closed file in tx (a writer of change data files). */
+DL_NODISCARD dl_status dl_ops_writer_stage_cdc(const dl_ops_writer *w, dl_delta_tx *tx,
+                                               dl_error *err);
 
 /* Stages an add for every closed file in tx, and sets operationMetrics numFiles,
  * numOutputRows and numOutputBytes when with_metrics. */

@@ -255,7 +255,9 @@ remove_quietly(dl_ops_writer *w, const char *rel) {
 
 static dl_status
 open_file(dl_ops_writer *w, slot *sl, dl_error *err) {
-    sl->path = dl_arena_printf(&w->arena, "%spart-%05d-%s.c000.snappy.parquet", sl->dir,
+    bool is_cdc = w->spec.is_change_data;
+    sl->path = dl_arena_printf(&w->arena, "%s%s%s-%05d-%s.c000.snappy.parquet",
+                               is_cdc ? "_change_data/" : "", sl->dir, is_cdc ? "cdc" : "part",
                                w->next_file_no++, w->spec.job_id);
     DL_CHECK(sl->path != NULL, err, DL_ERR_NOMEM, "out of memory naming a data file");
     const char *full = full_path(w, sl->path, err);
@@ -499,6 +501,16 @@ dl_ops_writer_stage(const dl_ops_writer *w, dl_delta_tx *tx, bool with_metrics, 
         DL_TRY(dl_delta_tx_metric(tx, "numFiles", (int64_t)w->n_files, err));
         DL_TRY(dl_delta_tx_metric(tx, "numOutputRows", w->rows, err));
         DL_TRY(dl_delta_tx_metric(tx, "numOutputBytes", w->bytes, err));
+    }
+    return DL_OK;
+}
+
+dl_status
+dl_ops_writer_stage_cdc(const dl_ops_writer *w, dl_delta_tx *tx, dl_error *err) {
+    for (size_t i = 0; i < w->n_files; i++) {
+        const dl_ops_file *f = &w->files[i];
+        DL_TRY(dl_delta_tx_add_cdc(tx, f->path, f->partition_values, f->n_partition_values, f->size,
+                                   NULL, 0, err));
     }
     return DL_OK;
 }

@@ -165,3 +165,25 @@ def test_merge_with_a_sql_source_and_by_source_clauses(table):
         .when_not_matched_by_source_delete("target.p = 'b'").when_matched_delete().execute()
     assert sorted(r["id"] for r in t.to_pyarrow().to_pylist()) == [3, 5]
     same_as_delta_rs(table)
+
+
+def test_load_cdf_as_delta_rs(tmp_path):
+    """DeltaTable.load_cdf: the change data feed as delta-rs's load_cdf gives it, on a table
+    deltalite wrote (an UPDATE's change data file, a partition DELETE's removes)."""
+    path = tmp_path / "c"
+    con = deltalite.connect(str(tmp_path))
+    con.sql(f"CREATE TABLE delta.`{path}` (id INT, p STRING) USING DELTA PARTITIONED BY (p) "
+            "TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+    con.sql(f"INSERT INTO delta.`{path}` VALUES (1, 'a'), (2, 'b'), (3, 'b')")
+    con.sql(f"UPDATE delta.`{path}` SET id = 10 WHERE id = 1")
+    con.sql(f"DELETE FROM delta.`{path}` WHERE p = 'b'")
+    con.close()
+    cols = ["id", "p", "_change_type", "_commit_version"]
+    ours = deltalite.DeltaTable(path)
+    got = pa.Table.from_batches(list(ours.load_cdf(starting_version=1))).select(cols)
+    want = pa.table(deltalake.DeltaTable(str(path)).load_cdf(starting_version=1).read_all()).select(cols)
+    assert rows(got) == rows(want)
+    assert len(got) == 7
+    ending = pa.Table.from_batches(list(ours.load_cdf(starting_version=2, ending_version=2)))
+    assert sorted(ending.column("_change_type").to_pylist()) == ["update_postimage", "update_preimage"]
+    ours.close()

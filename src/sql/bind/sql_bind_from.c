@@ -135,12 +135,9 @@ dl_sql_travel(dl_sql_binder *b, dl_delta_table *table, const dl_sql_time_travel 
     }
     bool is_version = tt->kind == DL_SQL_TT_VERSION;
     const dl_type *want = dl_vec_type_prim(is_version ? DL_VEC_TYPE_LONG : DL_VEC_TYPE_TIMESTAMP);
-    DL_TRY(dl_sql_binder_cast(b, e, want, &e, err));
-    dl_vector *v = NULL;
-    DL_TRY(dl_sql_binder_eval(b, e, &v, err));
-    bool is_null = dl_vec_is_null(v, 0);
-    int64_t x = is_null ? 0 : dl_sql_vec_i64(v, 0);
-    dl_vec_unref(v);
+    int64_t x = 0;
+    bool is_null = false;
+    DL_TRY(dl_sql_binder_const_i64(b, e, want, &x, &is_null, err));
     if (is_null) {
         DL_SQL_BIND_FAIL(b, tt->loc, DL_ERR_SQL_BIND, err, "the time-travel %s is NULL",
                          is_version ? "version" : "timestamp");

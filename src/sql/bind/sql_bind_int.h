@@ -457,4 +457,14 @@ DL_NODISCARD dl_status dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_s
 DL_NODISCARD dl_status dl_sql_binder_delta_log(dl_sql_binder *b, const dl_sql_tref *tref,
                                                dl_sql_plan **out, dl_error *err);
 
+/* The constant e cast to want (an integer, date or timestamp type) as its int64 value;
+ * *out_is_null for NULL (sql_bind_util.c). */
+DL_NODISCARD dl_status dl_sql_binder_const_i64(dl_sql_binder *b, dl_sql_bexpr *e,
+                                               const dl_type *want, int64_t *out, bool *out_is_null,
+                                               dl_error *err);
+
+/* table_changes('table', start [, end]): the change data feed (sql_table_changes.c). */
+DL_NODISCARD dl_status dl_sql_binder_table_changes(dl_sql_binder *b, const dl_sql_tref *tref,
+                                                   dl_sql_plan **out, dl_error *err);
+
 #endif /* DL_SQL_SQL_BIND_INT_H */

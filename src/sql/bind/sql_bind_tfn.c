@@ -5,6 +5,8 @@
  *   range(end) | range(start, end [, step [, partitions]])   one BIGINT column `id`
  *   read_parquet('path' | 'dir/glob*.parquet' | ['a', 'b'])  the files' columns
  *   delta_log('table' | 'path')                              the raw log (sql_describe.c)
+ *   table_changes('table', start [, end])                    the change data feed
+ *                                                            (sql_table_changes.c)
  *
  * read_parquet paths are absolute or relative to the working directory; a '*', '?' or '['
  * in the last component makes it a pattern over that folder's files (fnmatch rules). Every
@@ -29,12 +31,8 @@ const_i64(dl_sql_binder *b, const dl_sql_expr *ast, int64_t *out, dl_error *err)
     if (!dl_sql_bexpr_is_constant(e)) {
         DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err, "range() needs constant arguments");
     }
-    DL_TRY(dl_sql_binder_cast(b, e, dl_vec_type_prim(DL_VEC_TYPE_LONG), &e, err));
-    dl_vector *v = NULL;
-    DL_TRY(dl_sql_binder_eval(b, e, &v, err));
-    bool is_null = dl_vec_is_null(v, 0);
-    *out = is_null ? 0 : dl_sql_vec_i64(v, 0);
-    dl_vec_unref(v);
+    bool is_null = false;
+    DL_TRY(dl_sql_binder_const_i64(b, e, dl_vec_type_prim(DL_VEC_TYPE_LONG), out, &is_null, err));
     if (is_null) {
         DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err, "range() arguments must not be NULL");
     }
@@ -258,10 +256,12 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
         DL_TRY(bind_read_parquet(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("delta_log"))) {
         DL_TRY(dl_sql_binder_delta_log(b, tref, &out->plan, err));
+    } else if (dl_str_eq_nocase(name, DL_STR("table_changes"))) {
+        DL_TRY(dl_sql_binder_table_changes(b, tref, &out->plan, err));
     } else {
         DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
                          "[UNRESOLVABLE_TABLE_VALUED_FUNCTION] table function '%.*s' not "
-                         "found (there are range, read_parquet and delta_log)",
+                         "found (there are range, read_parquet, delta_log and table_changes)",
                          DL_STR_FMT(name));
     }
     DL_TRY(dl_sql_plan_rename(b, out->plan, &tref->column_aliases, tref->loc, &out->plan, err));

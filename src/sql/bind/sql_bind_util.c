@@ -395,3 +395,15 @@ dl_sql_plan_strings(dl_sql_binder *b, const char *const *names, int32_t n_cols,
     }
     return dl_sql_plan_rows(b, &rows, out, err);
 }
+
+dl_status
+dl_sql_binder_const_i64(dl_sql_binder *b, dl_sql_bexpr *e, const dl_type *want, int64_t *out,
+                        bool *out_is_null, dl_error *err) {
+    DL_TRY(dl_sql_binder_cast(b, e, want, &e, err));
+    dl_vector *v = NULL;
+    DL_TRY(dl_sql_binder_eval(b, e, &v, err));
+    *out_is_null = dl_vec_is_null(v, 0);
+    *out = *out_is_null ? 0 : dl_sql_vec_i64(v, 0);
+    dl_vec_unref(v);
+    return DL_OK;
+}

@@ -90,32 +90,27 @@ log_row(dl_batch *t, const dl_delta_log_entry *e, dl_json_doc *doc, dl_error *er
     return dl_vec_append_str(v[L_JSON], json.ptr, json.len, err);
 }
 
+typedef struct log_walk {
+    dl_sql_rows *rows;
+    dl_json_doc doc;
+} log_walk;
+
+static dl_status
+log_visit(void *ctx, const dl_delta_log_entry *e, dl_error *err) {
+    log_walk *w = ctx;
+    dl_batch *tail = NULL;
+    DL_TRY(dl_sql_rows_tail(w->rows, &tail, err));
+    DL_TRY(log_row(tail, e, &w->doc, err));
+    dl_sql_rows_commit_row(w->rows);
+    return DL_OK;
+}
+
 static dl_status
 log_rows(dl_sql_binder *b, dl_delta_table *table, dl_sql_rows *rows, dl_error *err) {
-    dl_delta_log_iter *it = NULL;
-    DL_TRY(dl_delta_log_iter_new(table, 0, -1, &it, err));
-    dl_json_doc doc;
-    dl_json_doc_init(&doc, b->exec->alloc);
-    dl_status s = DL_OK;
-    for (;;) {
-        dl_delta_log_entry e = {0};
-        bool has = false;
-        s = dl_delta_log_iter_next(it, &e, &has, err);
-        if (s != DL_OK || !has) {
-            break;
-        }
-        dl_batch *tail = NULL;
-        s = dl_sql_rows_tail(rows, &tail, err);
-        if (s == DL_OK) {
-            s = log_row(tail, &e, &doc, err);
-        }
-        if (s != DL_OK) {
-            break;
-        }
-        dl_sql_rows_commit_row(rows);
-    }
-    dl_json_doc_destroy(&doc);
-    dl_delta_log_iter_free(it);
+    log_walk w = {.rows = rows};
+    dl_json_doc_init(&w.doc, b->exec->alloc);
+    dl_status s = dl_delta_log_each(table, 0, -1, log_visit, &w, err);
+    dl_json_doc_destroy(&w.doc);
     return s;
 }
 

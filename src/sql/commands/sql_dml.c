@@ -416,6 +416,9 @@ sink_take(void *ctx, const dl_batch *batch, dl_error *err) {
         view.count = kept;
         view.sel = sink->sel;
     }
+    if (sink->cdf != NULL) {
+        DL_TRY(dl_sql_dml_cdf_take(sink, batch, err));
+    }
     return dl_ops_writer_write(sink->writer, &view, err);
 }
 

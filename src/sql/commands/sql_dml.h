@@ -76,6 +76,51 @@ DL_NODISCARD dl_status dl_sql_dml_conform(dl_sql_binder *b, const dl_sql_dml_tar
                                           dl_sql_plan *plan, const int32_t *map, uint32_t loc,
                                           dl_sql_plan **out, dl_error *err);
 
+/* ---- the change data feed (sql_dml_cdf.c) ---------------------------------------------------- */
+
+typedef enum dl_sql_cdf_kind {
+    DL_SQL_CDF_INSERT = 0,
+    DL_SQL_CDF_DELETE = 1,
+    DL_SQL_CDF_PREIMAGE = 2,
+    DL_SQL_CDF_POSTIMAGE = 3,
+    DL_SQL_CDF_KINDS = 4,
+    DL_SQL_CDF_NONE = -1
+} dl_sql_cdf_kind;
+
+/* A statement's change data files being written. Freed with the statement; their files are
+ * removed then unless dl_sql_dml_cdf_kept was called. */
+typedef struct dl_sql_dml_cdf {
+    dl_ops_writer *writer;
+    const dl_type *schema;          /* the table's columns, then _change_type */
+    int32_t n;                      /* the table's columns */
+    dl_vector **cols;               /* scratch: n + 1 */
+    int64_t rows[DL_SQL_CDF_KINDS]; /* rows written per kind */
+    bool is_kept;
+} dl_sql_dml_cdf;
+
+/* Whether t has the change data feed on (delta.enableChangeDataFeed). */
+bool dl_sql_dml_is_cdf(const dl_sql_dml_target *t);
+
+/* A change data writer for a statement on t committing through tx; *out NULL when t has no
+ * change data feed. */
+DL_NODISCARD dl_status dl_sql_dml_cdf_new(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                          dl_delta_tx *tx, dl_sql_dml_cdf **out, dl_error *err);
+
+/* Writes the rows of cols[0..t's columns) (count live rows, sel as a batch's: NULL =
+ * [0, count)) as changes of kind. A NULL c writes nothing. */
+DL_NODISCARD dl_status dl_sql_dml_cdf_write(dl_sql_dml_cdf *c, dl_vector *const *cols,
+                                            int64_t count, const uint32_t *sel,
+                                            dl_sql_cdf_kind kind, const dl_allocator *alloc,
+                                            dl_error *err);
+
+/* Closes the change data files and stages their cdc actions in tx; *out_files how many (0 for
+ * a NULL c). */
+DL_NODISCARD dl_status dl_sql_dml_cdf_stage(dl_sql_dml_cdf *c, dl_delta_tx *tx, int64_t *out_files,
+                                            dl_error *err);
+
+/* The statement committed: its change data files stay. NULL-tolerant. */
+void dl_sql_dml_cdf_kept(dl_sql_dml_cdf *c);
+
 /* What a plan run wrote. */
 typedef struct dl_sql_dml_sink {
     dl_ops_writer *writer;
@@ -95,10 +140,27 @@ typedef struct dl_sql_dml_sink {
     int32_t file_col;
     int32_t row_col;
     uint32_t mark_mask;
+    /* The change data feed (NULL: none): rows of code c are written as changes of kind
+     * cdf_new[c] - 1 (their first n columns) and cdf_old[c] - 1 (the n columns from
+     * cdf_old_col: the target row's old values); 0 for none (dl_sql_dml_cdf_route). */
+    dl_sql_dml_cdf *cdf;
+    int32_t cdf_old_col;
+    uint8_t cdf_new[16];
+    uint8_t cdf_old[16];
+    uint32_t cdf_sel[DL_BATCH_CAPACITY];
     int64_t counts[16]; /* rows per code (codes 0..15) */
     int64_t n_source;   /* rows with a source row */
     uint32_t sel[DL_BATCH_CAPACITY];
 } dl_sql_dml_sink;
+
+/* Routes rows of code to c: their new values as new_kind, the old ones (from column old_col)
+ * as old_kind (DL_SQL_CDF_NONE: not written). */
+void dl_sql_dml_cdf_route(dl_sql_dml_sink *sink, dl_sql_dml_cdf *c, int32_t old_col, int64_t code,
+                          int new_kind, int old_kind);
+
+/* Writes a sink batch's changes (dl_sql_dml_run calls it when sink->cdf is set). */
+DL_NODISCARD dl_status dl_sql_dml_cdf_take(dl_sql_dml_sink *sink, const dl_batch *batch,
+                                           dl_error *err);
 
 /* The Delta scan's skipping predicate for the conjuncts conds[0..n) over t's columns: NULL
  * when there are none or no part of them translates (sql_engine_int.h, dl_sql_scan_predicate). */

@@ -97,7 +97,11 @@ typedef struct merge {
     dl_sql_scope source;     /* the source's names (indexes in the join) */
     dl_sql_scope target;     /* the target's names (indexes in the join) */
     int64_t start_ms;
-    int64_t scan_ms; /* finding the touched files */
+    int64_t scan_ms;     /* finding the touched files */
+    bool is_cdc;         /* writes change data (sql_dml_cdf.c): the table has the feed and the
+                            MERGE does more than insert */
+    int32_t old_col;     /* is_cdc: the first of the target row's old values (n_out of them) */
+    dl_sql_dml_cdf *cdf; /* is_cdc: the change data written */
 } merge;
 
 /* What follows a row's marker column: nothing, a uuid() or its file (sql_plan.h). */
@@ -565,8 +569,9 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     DL_TRY(dl_sql_plan_project(b, mg->plan, first, names1, mg->width + 1, &mg->plan, err));
     /* Second: the written columns, the code, the source marker and the target row's id. */
     int32_t n = mg->n_out;
-    dl_sql_bexpr **second = dl_arena_alloc_zero(b->arena, (size_t)(n + 6) * sizeof(dl_sql_bexpr *));
-    const char **names2 = dl_arena_alloc_zero(b->arena, (size_t)(n + 6) * sizeof(char *));
+    size_t cap = (size_t)n * 2 + 6;
+    dl_sql_bexpr **second = dl_arena_alloc_zero(b->arena, cap * sizeof(dl_sql_bexpr *));
+    const char **names2 = dl_arena_alloc_zero(b->arena, cap * sizeof(char *));
     DL_CHECK(second != NULL && names2 != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t c = 0; c < n; c++) {
         DL_TRY(column_expr(b, mg, vals, c, &second[c], err));
@@ -581,11 +586,36 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
     names2[n] = "__dl_action";
     names2[n + 1] = "__dl_source";
     names2[n + 2] = "__dl_row_id";
-    if (mg->t_pos < 0) {
-        return dl_sql_plan_project(b, mg->plan, second, names2, n + 3, &mg->plan, err);
+    int32_t width = n + 3;
+    if (mg->t_pos >= 0) {
+        DL_TRY(position_columns(b, mg->t_pos, second, names2, n + 3, err));
+        width = n + 5;
     }
-    DL_TRY(position_columns(b, mg->t_pos, second, names2, n + 3, err));
-    return dl_sql_plan_project(b, mg->plan, second, names2, n + 5, &mg->plan, err);
+    mg->old_col = width;
+    for (int32_t c = 0; mg->is_cdc && c < n; c++) {
+        DL_TRY(old_value(b, mg, c, &second[width], err));
+        names2[width++] = mg->out->fields[c].name;
+    }
+    return dl_sql_plan_project(b, mg->plan, second, names2, width, &mg->plan, err);
+}
+
+/* Change data: each clause's rows routed by its action (sql_dml_cdf.c). */
+static void
+route_changes(merge *mg, dl_sql_dml_sink *sink) {
+    for (uint32_t i = 0; mg->cdf != NULL && i < mg->stmt->u.merge.n_clauses; i++) {
+        const dl_sql_merge_clause *cl = &mg->stmt->u.merge.clauses[i];
+        int64_t code = (int64_t)i + 1;
+        if (cl->action == DL_SQL_MERGE_DELETE) {
+            dl_sql_dml_cdf_route(sink, mg->cdf, mg->old_col, code, DL_SQL_CDF_NONE,
+                                 DL_SQL_CDF_DELETE);
+        } else if (cl->match == DL_SQL_MERGE_NOT_MATCHED) {
+            dl_sql_dml_cdf_route(sink, mg->cdf, mg->old_col, code, DL_SQL_CDF_INSERT,
+                                 DL_SQL_CDF_NONE);
+        } else {
+            dl_sql_dml_cdf_route(sink, mg->cdf, mg->old_col, code, DL_SQL_CDF_POSTIMAGE,
+                                 DL_SQL_CDF_PREIMAGE);
+        }
+    }
 }
 
 /* ---- schema evolution -------------------------------------------------------------------- */
@@ -837,6 +867,8 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
     if (is_changed) {
         DL_TRY(dl_ops_writer_stage(w, tx, false, err));
     }
+    int64_t n_cdc_files = 0;
+    DL_TRY(dl_sql_dml_cdf_stage(mg->cdf, tx, &n_cdc_files, err));
     int64_t elapsed = dl_sql_dml_clock_ms() - mg->start_ms;
     bool is_copying = is_rewrite && sink->marks == NULL;
     dl_sql_dml_metric metrics[] = {
@@ -856,7 +888,7 @@ stage_merge(dl_sql_binder *b, merge *mg, dl_delta_tx *tx, dl_ops_writer *w,
         {"numOutputRows", is_changed ? dl_ops_writer_rows(w) : 0},
         {"numTargetDeletionVectorsRemoved", rm.n_dvs},
         {"numTargetRowsNotMatchedBySourceUpdated", t.nmbs_updated},
-        {"numTargetChangeFilesAdded", 0},
+        {"numTargetChangeFilesAdded", n_cdc_files},
         {"numSourceRows", sink->n_source},
         {"numTargetFilesRemoved", rm.n_files},
         {"numTargetRowsNotMatchedBySourceDeleted", t.nmbs_deleted},
@@ -911,6 +943,10 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     if (s == DL_OK) {
         s = sink_marks(b, mg, &sink, err);
     }
+    if (s == DL_OK && mg->is_cdc) {
+        s = dl_sql_dml_cdf_new(b, &mg->t, tx, &mg->cdf, err);
+        route_changes(mg, &sink);
+    }
     if (s == DL_OK) {
         s = dl_sql_dml_run(b, mg->plan, &sink, err);
     }
@@ -936,7 +972,9 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
         }
         dl_ops_writer_abort(w);
     }
-    return dl_sql_dml_commit_counted(b, tx, w, err);
+    DL_TRY(dl_sql_dml_commit_counted(b, tx, w, err));
+    dl_sql_dml_cdf_kept(mg->cdf);
+    return DL_OK;
 }
 
 dl_status
@@ -954,6 +992,7 @@ dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     mg->is_dv = dl_sql_dml_uses_dvs(&mg->t);
     mg->out = mg->t.schema;
     mg->n_out = mg->n;
+    mg->is_cdc = dl_sql_dml_is_cdf(&mg->t) && !is_insert_only(mg);
     if (!is_insert_only(mg)) {
         DL_TRY(find_touched(b, mg, err));
     }

@@ -64,6 +64,8 @@ typedef struct rewrite {
     bool is_shared;           /* cond has subqueries: planned once per plan, then shared */
     bool is_dv;               /* rows are marked in deletion vectors, not files rewritten */
     dl_delta_dv_marks *marks; /* is_dv: the rows deleted or replaced */
+    bool is_cdf;              /* the table has the change data feed (sql_dml_cdf.c) */
+    dl_sql_dml_cdf *cdf;      /* the change data written, or NULL */
     const char *predicate;
     uint32_t loc;
     int64_t start_ms;
@@ -109,6 +111,7 @@ open_rewrite(dl_sql_binder *b, const dl_sql_name *name, bool has_alias, const dl
     rw->loc = loc;
     DL_TRY(dl_sql_dml_open(b, name, loc, &rw->t, err));
     rw->is_dv = dl_sql_dml_uses_dvs(&rw->t);
+    rw->is_cdf = dl_sql_dml_is_cdf(&rw->t);
     if (rw->is_dv) {
         DL_TRY(dl_sql_dml_marks_new(b, &rw->t, &rw->marks, err));
     }
@@ -147,28 +150,37 @@ code_expr(dl_sql_binder *b, rewrite *rw, uint32_t loc, dl_sql_bexpr **out, dl_er
 }
 
 /* Projects the table's columns (exprs[0..n)) and the code; with deletion vectors also each
- * row's file and file row number (the scan's hidden columns n and n + 1). exprs has room for
- * n + 3. */
+ * row's file and file row number (the scan's hidden columns n and n + 1); for an UPDATE that
+ * writes change data, then the old values of the table's columns (from *out_old_col). exprs
+ * has room for 2n + 3. */
 static dl_status
-project_with_code(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, uint32_t loc,
-                  dl_error *err) {
+project_with_code(dl_sql_binder *b, rewrite *rw, dl_sql_bexpr **exprs, bool is_update, uint32_t loc,
+                  int32_t *out_old_col, dl_error *err) {
     int32_t n = rw->t.schema->n_fields;
-    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(const char *));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 3) * sizeof(const char *));
     DL_CHECK(names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n; i++) {
         names[i] = rw->t.schema->fields[i].name;
     }
     names[n] = "__dl_action";
     DL_TRY(code_expr(b, rw, loc, &exprs[n], err));
-    if (!rw->is_dv) {
-        return dl_sql_plan_project(b, rw->plan, exprs, names, n + 1, &rw->plan, err);
+    int32_t width = n + 1;
+    if (rw->is_dv) {
+        names[n + 1] = "__dl_file";
+        names[n + 2] = "__dl_row";
+        exprs[n + 1] = dl_sql_bexpr_column(b->arena, n, dl_vec_type_prim(DL_VEC_TYPE_INT));
+        exprs[n + 2] = dl_sql_bexpr_column(b->arena, n + 1, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+        DL_CHECK(exprs[n + 1] != NULL && exprs[n + 2] != NULL, err, DL_ERR_NOMEM, "out of memory");
+        width = n + 3;
     }
-    names[n + 1] = "__dl_file";
-    names[n + 2] = "__dl_row";
-    exprs[n + 1] = dl_sql_bexpr_column(b->arena, n, dl_vec_type_prim(DL_VEC_TYPE_INT));
-    exprs[n + 2] = dl_sql_bexpr_column(b->arena, n + 1, dl_vec_type_prim(DL_VEC_TYPE_LONG));
-    DL_CHECK(exprs[n + 1] != NULL && exprs[n + 2] != NULL, err, DL_ERR_NOMEM, "out of memory");
-    return dl_sql_plan_project(b, rw->plan, exprs, names, n + 3, &rw->plan, err);
+    *out_old_col = width;
+    for (int32_t i = 0; rw->is_cdf && is_update && i < n; i++) {
+        names[width] = rw->t.schema->fields[i].name;
+        exprs[width] = dl_sql_bexpr_column(b->arena, i, rw->t.schema->fields[i].type);
+        DL_CHECK(exprs[width] != NULL, err, DL_ERR_NOMEM, "out of memory");
+        width++;
+    }
+    return dl_sql_plan_project(b, rw->plan, exprs, names, width, &rw->plan, err);
 }
 
 /* operationParameters.predicate: a JSON array of the condition's SQL ([] without one). */
@@ -182,6 +194,7 @@ typedef struct tally {
     int64_t n_matched, n_copied, rewrite_ms;
     dl_sql_dml_removed removed; /* files removed (copy-on-write, or every row deleted) */
     int64_t dvs_added, dvs_updated;
+    int64_t n_cdc_files; /* change data files */
 } tally;
 
 /* The operation, its predicate, what it read, and operationMetrics as Spark writes them. */
@@ -190,6 +203,8 @@ stage_commit_info(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer 
                   bool is_update, dl_error *err) {
     dl_delta_tx_set_operation(tx, is_update ? DL_DELTA_OP_UPDATE : DL_DELTA_OP_DELETE);
     DL_TRY(param_predicate(b, tx, rw->predicate, err));
+    int64_t n_cdc_files = 0;
+    DL_TRY(dl_sql_dml_cdf_stage(rw->cdf, tx, &n_cdc_files, err));
     DL_TRY(dl_sql_dml_files_record_reads(tx, &rw->files, err));
     dl_sql_dml_metric metrics[] = {
         {"numRemovedFiles", c->removed.n_files},
@@ -198,7 +213,7 @@ stage_commit_info(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer 
         {"numDeletionVectorsAdded", c->dvs_added},
         {"numDeletionVectorsRemoved", c->removed.n_dvs},
         {"numDeletionVectorsUpdated", c->dvs_updated},
-        {"numAddedChangeFiles", 0},
+        {"numAddedChangeFiles", n_cdc_files},
         {"executionTimeMs", dl_sql_dml_clock_ms() - rw->start_ms},
         {is_update ? "numUpdatedRows" : "numDeletedRows", c->n_matched},
         {"scanTimeMs", rw->scan_ms},
@@ -238,13 +253,31 @@ stage_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w,
     return stage_commit_info(b, rw, tx, w, &c, is_update, err);
 }
 
+/* Commits; the change data files stay when it did. */
+static dl_status
+commit_rewrite(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
+    DL_TRY(dl_sql_dml_commit_counted(b, tx, w, err));
+    dl_sql_dml_cdf_kept(rw->cdf);
+    return DL_OK;
+}
+
+/* The statement's writers: its data files and, when it writes change data (not for a DELETE
+ * with deletion vectors or of whole partitions: sql_dml_cdf.c), its change data files. */
+static dl_status
+rewrite_writers(dl_sql_binder *b, rewrite *rw, dl_delta_tx *tx, bool is_cdc, dl_ops_writer **w,
+                dl_error *err) {
+    DL_TRY(dl_sql_dml_writer(b, &rw->t, tx, w, err));
+    return is_cdc ? dl_sql_dml_cdf_new(b, &rw->t, tx, &rw->cdf, err) : DL_OK;
+}
+
 /* Runs the planned rewrite and commits it when a row matched. */
 static dl_status
-finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update, dl_error *err) {
+finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update, int32_t old_col,
+               dl_error *err) {
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(rw->t.table, rw->t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = dl_sql_dml_writer(b, &rw->t, tx, &w, err);
+    dl_status s = rewrite_writers(b, rw, tx, is_update || !rw->is_dv, &w, err);
     int32_t n = rw->t.schema->n_fields;
     dl_sql_dml_sink sink = {.writer = w,
                             .schema = rw->t.schema,
@@ -255,6 +288,12 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
                             .file_col = n + 1,
                             .row_col = n + 2,
                             .mark_mask = 1u << CODE_MATCHED};
+    if (rw->cdf != NULL && is_update) {
+        dl_sql_dml_cdf_route(&sink, rw->cdf, old_col, CODE_MATCHED, DL_SQL_CDF_POSTIMAGE,
+                             DL_SQL_CDF_PREIMAGE);
+    } else if (rw->cdf != NULL) {
+        dl_sql_dml_cdf_route(&sink, rw->cdf, 0, CODE_MATCHED, DL_SQL_CDF_NONE, DL_SQL_CDF_DELETE);
+    }
     if (s == DL_OK) {
         s = dl_sql_dml_run(b, rw->plan, &sink, err);
     }
@@ -269,7 +308,7 @@ finish_rewrite(dl_sql_binder *b, rewrite *rw, uint32_t keep_mask, bool is_update
         dl_sql_dml_discard(tx, w);
         return s;
     }
-    return dl_sql_dml_commit_counted(b, tx, w, err);
+    return commit_rewrite(b, rw, tx, w, err);
 }
 
 /* ---- exact partition conditions ------------------------------------------------------------ */
@@ -347,6 +386,8 @@ typedef struct pruned {
     dl_ops_writer *writer;
     dl_vector **outs;
     int64_t rows[DL_BATCH_CAPACITY];
+    uint32_t changed[DL_BATCH_CAPACITY]; /* change data: the rows changed (physical, or dense) */
+    uint32_t dense[DL_BATCH_CAPACITY];
 } pruned;
 
 static void
@@ -464,15 +505,20 @@ write_kept(pruned *pr, dl_ops_writer *w, uint32_t *sel, dl_error *err) {
     dl_vector *v = NULL;
     DL_TRY(dl_sql_eval_run(pr->cond, in, &v, err));
     int64_t kept = 0;
+    int64_t deleted = 0;
     for (int64_t k = 0; k < in->count; k++) {
         const dl_vector *flat = NULL;
         int64_t i = dl_vec_resolve(v, k, &flat);
         if (dl_vec_is_null(v, k) || !dl_vec_get_bool(flat, i)) {
             sel[kept++] = (uint32_t)dl_vec_batch_row(in, k);
+        } else {
+            pr->changed[deleted++] = (uint32_t)dl_vec_batch_row(in, k);
         }
     }
     dl_vec_unref(v);
     pr->n_copied += kept;
+    DL_TRY(dl_sql_dml_cdf_write(pr->rw->cdf, in->cols, deleted, pr->changed, DL_SQL_CDF_DELETE,
+                                in->alloc, err));
     dl_batch view = {.schema = pr->rw->t.schema,
                      .n_cols = in->n_cols,
                      .cols = in->cols,
@@ -480,6 +526,35 @@ write_kept(pruned *pr, dl_ops_writer *w, uint32_t *sel, dl_error *err) {
                      .sel = sel,
                      .alloc = in->alloc};
     return kept > 0 ? dl_ops_writer_write(w, &view, err) : DL_OK;
+}
+
+/* UPDATE with change data: the old and new values of the batch's updated rows (with deletion
+ * vectors every row the batch holds; else those matching the condition). */
+static dl_status
+write_images(pruned *pr, dl_vector **outs, dl_error *err) {
+    dl_batch *in = pr->batch;
+    const dl_allocator *alloc = in->alloc;
+    if (pr->writer != NULL || pr->cond == NULL) {
+        DL_TRY(dl_sql_dml_cdf_write(pr->rw->cdf, in->cols, in->count, in->sel, DL_SQL_CDF_PREIMAGE,
+                                    alloc, err));
+        return dl_sql_dml_cdf_write(pr->rw->cdf, outs, in->count, NULL, DL_SQL_CDF_POSTIMAGE, alloc,
+                                    err);
+    }
+    dl_vector *v = NULL;
+    DL_TRY(dl_sql_eval_run(pr->cond, in, &v, err));
+    int64_t m = 0;
+    for (int64_t k = 0; k < in->count; k++) {
+        const dl_vector *flat = NULL;
+        int64_t i = dl_vec_resolve(v, k, &flat);
+        if (!dl_vec_is_null(v, k) && dl_vec_get_bool(flat, i)) {
+            pr->changed[m] = (uint32_t)dl_vec_batch_row(in, k);
+            pr->dense[m++] = (uint32_t)k;
+        }
+    }
+    dl_vec_unref(v);
+    DL_TRY(dl_sql_dml_cdf_write(pr->rw->cdf, in->cols, m, pr->changed, DL_SQL_CDF_PREIMAGE, alloc,
+                                err));
+    return dl_sql_dml_cdf_write(pr->rw->cdf, outs, m, pr->dense, DL_SQL_CDF_POSTIMAGE, alloc, err);
 }
 
 /* UPDATE: writes every row of the batch with its new values. */
@@ -498,6 +573,9 @@ write_updated(pruned *pr, dl_ops_writer *w, dl_vector **outs, dl_error *err) {
                          .count = pr->batch->count,
                          .alloc = pr->batch->alloc};
         s = dl_ops_writer_write(w, &view, err);
+    }
+    if (s == DL_OK && pr->rw->cdf != NULL) {
+        s = write_images(pr, outs, err);
     }
     for (int32_t i = 0; i < made; i++) {
         dl_vec_unref(outs[i]);
@@ -631,7 +709,8 @@ run_pruned_steps(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(pr->rw->t.table, pr->rw->t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = dl_sql_dml_writer(pr->b, &pr->rw->t, tx, &w, err);
+    bool is_cdc = pr->is_update || (!pr->rw->is_dv && !pr->is_metadata_only);
+    dl_status s = rewrite_writers(pr->b, pr->rw, tx, is_cdc, &w, err);
     if (s == DL_OK && is_marking) {
         s = mark_matching(pr, w, err);
     }
@@ -646,7 +725,7 @@ run_pruned_steps(pruned *pr, dl_sql_bexpr **exprs, dl_error *err) {
         dl_sql_dml_discard(tx, w);
         return s;
     }
-    return dl_sql_dml_commit_counted(pr->b, tx, w, err);
+    return commit_rewrite(pr->b, pr->rw, tx, w, err);
 }
 
 /*
@@ -721,7 +800,8 @@ static dl_status
 new_values(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, dl_sql_bexpr ***out,
            dl_error *err) {
     int32_t n = rw->t.schema->n_fields;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 3) * sizeof(dl_sql_bexpr *));
+    dl_sql_bexpr **exprs =
+        dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 3) * sizeof(dl_sql_bexpr *));
     DL_CHECK(exprs != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; assigns != NULL && i < assigns->n; i++) {
         DL_TRY(assign_expr(b, rw, &assigns->items[i], exprs, err));
@@ -767,8 +847,9 @@ run_rewrite(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, bo
         /* One pass over the candidates: the matching rows marked, UPDATE's new rows written. */
         dl_sql_plan_scan_restrict(rw->scan, rw->files.candidates);
         DL_TRY(new_values(b, rw, assigns, &exprs, err));
-        DL_TRY(project_with_code(b, rw, exprs, rw->loc, err));
-        return finish_rewrite(b, rw, is_update ? 1u << CODE_MATCHED : 0u, is_update, err);
+        int32_t old_col = 0;
+        DL_TRY(project_with_code(b, rw, exprs, is_update, rw->loc, &old_col, err));
+        return finish_rewrite(b, rw, is_update ? 1u << CODE_MATCHED : 0u, is_update, old_col, err);
     }
     DL_TRY(find_matching_files(b, rw, err));
     if (rw->files.n_touched == 0) {
@@ -777,9 +858,10 @@ run_rewrite(dl_sql_binder *b, rewrite *rw, const dl_sql_assign_list *assigns, bo
     DL_TRY(plan_rows(b, rw, err));
     dl_sql_plan_scan_restrict(rw->scan, rw->files.touched);
     DL_TRY(new_values(b, rw, assigns, &exprs, err));
-    DL_TRY(project_with_code(b, rw, exprs, rw->loc, err));
+    int32_t old_col = 0;
+    DL_TRY(project_with_code(b, rw, exprs, is_update, rw->loc, &old_col, err));
     uint32_t keep = (1u << CODE_COPY) | (is_update ? 1u << CODE_MATCHED : 0u);
-    return finish_rewrite(b, rw, keep, is_update, err);
+    return finish_rewrite(b, rw, keep, is_update, old_col, err);
 }
 
 dl_status
