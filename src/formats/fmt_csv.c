@@ -713,7 +713,8 @@ typedef struct read_task {
     tokenizer t;
     record recs[DL_BATCH_CAPACITY];
     uint8_t bad[DL_BATCH_CAPACITY];
-    bool is_utf8; /* the chunk is valid UTF-8: string fields need no check */
+    int32_t bad_col[DL_BATCH_CAPACITY]; /* the first column that did not convert, or -1 */
+    bool is_utf8;                       /* the chunk is valid UTF-8: string fields need no check */
     dl_buf scratch;
 } read_task;
 
@@ -847,34 +848,50 @@ fill_column(read_task *rt, dl_batch *batch, int32_t c, int64_t n, dl_error *err)
         DL_TRY(append_value(rt, vec, heap, f, v, &ok, err));
         if (!ok && !rt->bad[k]) {
             rt->bad[k] = 1;
-            if (rt->r->o.mode == DL_FMT_FAILFAST) {
-                char why[64];
-                (void)snprintf(why, sizeof(why), "cannot read as %s", type_text(vec->type));
-                return malformed(rt, rec, c, v, why, err);
-            }
+            rt->bad_col[k] = c;
         }
     }
     return DL_OK;
 }
 
 /* Marks records with the wrong number of fields or a bad quote. */
-static dl_status
-check_shapes(read_task *rt, int64_t n, dl_error *err) {
+static void
+check_shapes(read_task *rt, int64_t n) {
     for (int64_t k = 0; k < n; k++) {
         const record *rec = &rt->recs[k];
         rt->bad[k] = rec->n != rt->n_data || rec->is_bad_quote;
-        if (rt->bad[k] && rt->r->o.mode == DL_FMT_FAILFAST) {
-            dl_str line = dl_str_make(rt->t.base + rec->start, rec->end - rec->start);
-            char why[128];
-            if (rec->is_bad_quote) {
-                (void)snprintf(why, sizeof(why), "a quote is not closed%s",
-                               rt->r->o.is_multi_line ? "" : " on its line (multiLine is off)");
-            } else {
-                (void)snprintf(why, sizeof(why), "%d fields where the schema has %d columns",
-                               (int)rec->n, (int)rt->n_data);
-            }
-            return malformed(rt, rec, -1, line, why, err);
+        rt->bad_col[k] = -1;
+    }
+}
+
+/* FAILFAST: the batch's first malformed record, as an error. */
+static dl_status
+fail_first(read_task *rt, int64_t n, dl_error *err) {
+    for (int64_t k = 0; k < n; k++) {
+        const record *rec = &rt->recs[k];
+        if (!rt->bad[k]) {
+            continue;
         }
+        char why[128];
+        int32_t c = rt->bad_col[k];
+        if (c >= 0) {
+            dl_str v;
+            bool is_null = false;
+            DL_TRY(field_value(&rt->t, &rt->t.fields[rec->first + c], &rt->scratch, &v, &is_null,
+                               err));
+            (void)snprintf(why, sizeof(why), "cannot read as %s",
+                           type_text(rt->schema->fields[rt->to[c]].type));
+            return malformed(rt, rec, c, v, why, err);
+        }
+        dl_str line = dl_str_make(rt->t.base + rec->start, rec->end - rec->start);
+        if (rec->is_bad_quote) {
+            (void)snprintf(why, sizeof(why), "a quote is not closed%s",
+                           rt->r->o.is_multi_line ? "" : " on its line (multiLine is off)");
+        } else {
+            (void)snprintf(why, sizeof(why), "%d fields where the schema has %d columns",
+                           (int)rec->n, (int)rt->n_data);
+        }
+        return malformed(rt, rec, -1, line, why, err);
     }
     return DL_OK;
 }
@@ -937,7 +954,7 @@ drop_bad(read_task *rt, dl_batch *batch, int64_t n, dl_error *err) {
 
 static dl_status
 convert_batch(read_task *rt, int64_t n, dl_error *err) {
-    DL_TRY(check_shapes(rt, n, err));
+    check_shapes(rt, n);
     dl_batch *batch = NULL;
     DL_TRY(dl_vec_batch_new(rt->r->alloc, rt->schema, n, &batch, err));
     dl_status s = DL_OK;
@@ -948,6 +965,9 @@ convert_batch(read_task *rt, int64_t n, dl_error *err) {
         s = fill_corrupt(rt, batch, n, err);
     }
     dl_vec_batch_set_count(batch, n);
+    if (s == DL_OK && rt->r->o.mode == DL_FMT_FAILFAST) {
+        s = fail_first(rt, n, err);
+    }
     if (s == DL_OK && rt->r->o.mode == DL_FMT_DROPMALFORMED) {
         s = drop_bad(rt, batch, n, err);
     }
