@@ -401,7 +401,7 @@ split_chunks(dl_fmt_csv *r, dl_error *err) {
         total += r->files[f].buf->size;
     }
     size_t target = total / (size_t)(4 * DL_MAX(r->o.n_threads, 1)) + 1;
-    target = DL_MAX(target, (size_t)1 << 20);
+    target = DL_MAX(target, r->o.min_chunk != 0 ? r->o.min_chunk : (size_t)1 << 20);
     int32_t cap = 0;
     for (int32_t f = 0; f < r->n_files; f++) {
         const char *s = (const char *)r->files[f].buf->data;

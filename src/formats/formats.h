@@ -78,6 +78,7 @@ typedef struct dl_fmt_csv_options {
     const char *corrupt_column; /* the corrupt-record column's name ("_corrupt_record") */
     dl_pool *pool;              /* NULL: one thread */
     int n_threads;              /* tasks to split a file into, >= 1 */
+    size_t min_chunk;           /* bytes a task reads at least; 0 = 1 MiB (tests make it small) */
 } dl_fmt_csv_options;
 
 /* Fills opts with Spark's defaults. */
