@@ -393,7 +393,11 @@ add_chunk(dl_fmt_csv *r, int32_t file, size_t start, size_t end, int32_t *cap, d
     return DL_OK;
 }
 
-/* Chunks of every file: whole files with multi_line, else pieces ending at line breaks. */
+static size_t header_end(const dl_fmt_csv *r, int32_t f);
+
+/* Chunks of every file: whole files with multi_line, else pieces ending at line breaks. With a
+ * header the first chunk holds it (it may follow many skipped lines), since only the chunk at
+ * offset 0 skips it. */
 static dl_status
 split_chunks(dl_fmt_csv *r, dl_error *err) {
     size_t total = 0;
@@ -407,8 +411,10 @@ split_chunks(dl_fmt_csv *r, dl_error *err) {
         const char *s = (const char *)r->files[f].buf->data;
         size_t size = r->files[f].buf->size;
         size_t start = 0;
+        size_t min_end = r->o.has_header && !r->o.is_multi_line ? header_end(r, f) : 0;
         while (!r->o.is_multi_line && size - start > target) {
-            const char *nl = memchr(s + start + target, '\n', size - start - target);
+            size_t from = DL_MAX(start + target, min_end > 0 ? min_end - 1 : 0);
+            const char *nl = from < size ? memchr(s + from, '\n', size - from) : NULL;
             if (nl == NULL) {
                 break;
             }
@@ -472,6 +478,21 @@ tokenizer_init(tokenizer *t, const dl_fmt_csv *r, const csv_chunk *c) {
 static void
 tokenizer_destroy(tokenizer *t) {
     dl_mem_free(t->alloc, t->fields, (size_t)t->cap_fields * sizeof(field));
+}
+
+/* Where the header line of file f ends (after its line break), or 0 when it has none. */
+static size_t
+header_end(const dl_fmt_csv *r, int32_t f) {
+    csv_chunk whole = {.file = f, .start = 0, .end = r->files[f].buf->size};
+    tokenizer t;
+    tokenizer_init(&t, r, &whole);
+    t.skip_header = false;
+    record rec;
+    bool has = false;
+    dl_error ignored;
+    size_t end = next_record(&t, &rec, &has, &ignored) == DL_OK && has ? t.pos : 0;
+    tokenizer_destroy(&t);
+    return end;
 }
 
 /* Line (1-based) of byte off in file f. */
@@ -759,12 +780,11 @@ append_value(read_task *rt, dl_vector *vec, int32_t heap, const field *f, dl_str
     *ok = true;
     switch (vec->type->id) {
     case DL_VEC_TYPE_STRING:
-        if (!rt->is_utf8 && !dl_utf8_valid(v.ptr, v.len)) {
+    case DL_VEC_TYPE_BINARY:
+        if (vec->type->id == DL_VEC_TYPE_STRING && !rt->is_utf8 && !dl_utf8_valid(v.ptr, v.len)) {
             *ok = false;
             break;
         }
-        /* fall through */
-    case DL_VEC_TYPE_BINARY:
         if (heap >= 0 && !(f->flags & F_ESCAPED) && v.ptr >= (const char *)rt->heap->data &&
             v.ptr + v.len <= (const char *)rt->heap->data + rt->heap->size) {
             return dl_vec_append_str_ref(vec, heap, (int64_t)(v.ptr - (const char *)rt->heap->data),
@@ -789,11 +809,11 @@ append_value(read_task *rt, dl_vector *vec, int32_t heap, const field *f, dl_str
     case DL_VEC_TYPE_FLOAT:
     case DL_VEC_TYPE_DOUBLE:
         if (dl_str_eq(v, o->nan_value)) {
-            d = NAN;
+            d = (double)NAN;
         } else if (dl_str_eq(v, o->pos_inf)) {
-            d = INFINITY;
+            d = (double)INFINITY;
         } else if (dl_str_eq(v, o->neg_inf)) {
-            d = -INFINITY;
+            d = -(double)INFINITY;
         } else {
             *ok = dl_fmt_parse_double(v.ptr, v.len, &d);
         }

@@ -123,11 +123,11 @@ dl_fmt_parse_double(const char *s, size_t n, double *out) {
     size_t i = (n > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
     bool is_neg = n > 0 && s[0] == '-';
     if (n - i == 3 && memcmp(s + i, "NaN", 3) == 0) {
-        *out = NAN;
+        *out = (double)NAN;
         return true;
     }
     if (n - i == 8 && memcmp(s + i, "Infinity", 8) == 0) {
-        *out = is_neg ? -INFINITY : INFINITY;
+        *out = is_neg ? -(double)INFINITY : (double)INFINITY;
         return true;
     }
     if (n == 0 || n > 400 || !is_decimal_text(s, n)) {

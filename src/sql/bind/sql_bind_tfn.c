@@ -93,18 +93,46 @@ push_path(dl_sql_binder *b, dl_sql_path_list *l, const char *path, dl_error *err
     return DL_OK;
 }
 
-/* path made absolute and relative to "/" (the statement's root store). */
+/* Drops "." components, empty ones and each ".." with the component before it (lexically, as
+ * a shell's cd does; ".." above the root stays at the root), in place. */
+static void
+canonical_path(char *p) {
+    size_t w = 0;
+    for (char *seg = p; *seg != '\0';) {
+        char *end = strchr(seg, '/');
+        size_t n = end != NULL ? (size_t)(end - seg) : strlen(seg);
+        if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (w > 0 && p[w - 1] != '/') {
+                w--;
+            }
+            w = w > 0 ? w - 1 : 0;
+        } else if (n > 0 && !(n == 1 && seg[0] == '.')) {
+            if (w > 0) {
+                p[w++] = '/';
+            }
+            memmove(p + w, seg, n);
+            w += n;
+        }
+        seg += n + (end != NULL ? 1 : 0);
+    }
+    p[w] = '\0';
+}
+
+/* path made absolute, canonical and relative to "/" (the statement's root store). */
 dl_status
 dl_sql_store_path(dl_sql_binder *b, dl_str path, const char **out, dl_error *err) {
+    char *full = NULL;
     if (path.len > 0 && path.ptr[0] == '/') {
-        *out = dl_arena_strndup(b->arena, path.ptr + 1, path.len - 1);
+        full = dl_arena_strndup(b->arena, path.ptr + 1, path.len - 1);
     } else {
         char cwd[PATH_MAX];
         DL_CHECK(getcwd(cwd, sizeof(cwd)) != NULL, err, DL_ERR_IO,
                  "cannot read the working directory");
-        *out = dl_arena_printf(b->arena, "%s/%.*s", cwd + 1, DL_STR_FMT(path));
+        full = dl_arena_printf(b->arena, "%s/%.*s", cwd + 1, DL_STR_FMT(path));
     }
-    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory resolving a path");
+    DL_CHECK(full != NULL, err, DL_ERR_NOMEM, "out of memory resolving a path");
+    canonical_path(full);
+    *out = full;
     return DL_OK;
 }
 
