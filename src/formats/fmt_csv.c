@@ -172,19 +172,25 @@ scan_field(tokenizer *t, size_t *p, bool *is_bad, dl_error *err) {
     return push_field(t, start, stop - start, 0, err);
 }
 
-/* Whether the line at pos is empty or a comment (skipped); *next is after it. */
+/* Whether the line at pos is skipped: blank (only bytes <= ' ', as Spark's line.trim.isEmpty
+ * filter; with multi_line only an empty line, as univocity's skipEmptyLines) or a comment;
+ * *next is after it. */
 static bool
 is_skipped_line(const tokenizer *t, size_t pos, size_t *next) {
     const char *s = t->base;
     size_t i = pos;
-    if (i < t->end && s[i] == '\r' && i + 1 < t->end && s[i + 1] == '\n') {
-        i++;
+    if (t->o->is_multi_line) {
+        i += i < t->end && s[i] == '\r' && i + 1 < t->end && s[i + 1] == '\n' ? 1 : 0;
+    } else {
+        while (i < t->end && (unsigned char)s[i] <= ' ' && s[i] != '\n' && s[i] != t->o->sep) {
+            i++;
+        }
     }
-    if (i < t->end && s[i] == '\n') {
-        *next = i + 1;
+    if (i == t->end || s[i] == '\n') {
+        *next = i < t->end ? i + 1 : i;
         return true;
     }
-    if (t->o->comment != 0 && i < t->end && s[pos] == t->o->comment) {
+    if (t->o->comment != 0 && s[pos] == t->o->comment) {
         const char *nl = memchr(s + pos, '\n', t->end - pos);
         *next = nl == NULL ? t->end : (size_t)(nl - s) + 1;
         return true;
