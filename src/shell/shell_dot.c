@@ -366,6 +366,70 @@ cmd_read(dl_shell *sh, char **w, int n, const char *rest) {
     return ok;
 }
 
+/* Appends s as the body of a SQL string literal ('' and \\ escaped). */
+static dl_status
+append_sql_string(dl_buf *b, const char *s) {
+    dl_status st = DL_OK;
+    for (; *s != '\0' && st == DL_OK; s++) {
+        st = (*s == '\'' || *s == '\\') ? dl_buf_append_byte(b, '\\', NULL) : DL_OK;
+        st = st == DL_OK ? dl_buf_append_byte(b, (uint8_t)*s, NULL) : st;
+    }
+    return st;
+}
+
+/* .import FILE TABLE [OPTION=VALUE ...]: the CSV file's rows into TABLE through read_csv
+ * (header and inferSchema on unless given): CREATE TABLE ... AS when TABLE does not exist,
+ * else INSERT INTO (columns by position, cast as INSERT casts). */
+static bool
+cmd_import(dl_shell *sh, char **w, int n, const char *rest) {
+    (void)rest;
+    if (n < 3) {
+        return dl_shell_fail(sh, ".import: expected FILE TABLE [OPTION=VALUE ...]");
+    }
+    dl_buf src;
+    dl_buf_init(&src, NULL);
+    bool has_header = false;
+    bool has_infer = false;
+    dl_status st = dl_buf_append_cstr(&src, "read_csv('", NULL);
+    st = st == DL_OK ? append_sql_string(&src, w[1]) : st;
+    st = st == DL_OK ? dl_buf_append_cstr(&src, "'", NULL) : st;
+    for (int i = 3; i < n && st == DL_OK; i++) {
+        char *eq = strchr(w[i], '=');
+        if (eq == NULL || eq == w[i]) {
+            dl_buf_destroy(&src);
+            return dl_shell_fail(sh, ".import: options are OPTION=VALUE (e.g. sep=;), not '%s'",
+                                 w[i]);
+        }
+        *eq = '\0';
+        has_header = has_header || strcasecmp(w[i], "header") == 0;
+        has_infer = has_infer || strcasecmp(w[i], "inferSchema") == 0;
+        st = dl_buf_appendf(&src, NULL, ", `%s` => '", w[i]);
+        st = st == DL_OK ? append_sql_string(&src, eq + 1) : st;
+        st = st == DL_OK ? dl_buf_append_cstr(&src, "'", NULL) : st;
+    }
+    st = st == DL_OK && !has_header ? dl_buf_append_cstr(&src, ", header => true", NULL) : st;
+    st = st == DL_OK && !has_infer ? dl_buf_append_cstr(&src, ", inferSchema => true", NULL) : st;
+    char probe[600];
+    int len = snprintf(probe, sizeof(probe), "SELECT 1 FROM %s LIMIT 0", w[2]);
+    if (st != DL_OK || len < 0 || (size_t)len >= sizeof(probe)) {
+        dl_buf_destroy(&src);
+        return dl_shell_fail(sh, ".import: the table name or options are too long");
+    }
+    deltalite_result *r = NULL;
+    bool exists = deltalite_query(sh->db, probe, &r) == DELTALITE_OK;
+    deltalite_result_free(r);
+    dl_buf sql;
+    dl_buf_init(&sql, NULL);
+    st = dl_buf_appendf(&sql, NULL,
+                        exists ? "INSERT INTO %s SELECT * FROM %s)"
+                               : "CREATE TABLE %s AS SELECT * FROM %s)",
+                        w[2], dl_buf_cstr(&src));
+    bool ok = st == DL_OK && dl_shell_run_sql(sh, (const char *)sql.data, sql.len, NULL, 0);
+    dl_buf_destroy(&sql);
+    dl_buf_destroy(&src);
+    return ok;
+}
+
 static bool
 cmd_tables(dl_shell *sh, char **w, int n, const char *rest) {
     (void)rest;
@@ -506,6 +570,8 @@ static const dot_cmd commands[] = {
     {".warehouse", NULL, cmd_warehouse, "", "show the warehouse folder"},
     {".open", NULL, cmd_open, "WAREHOUSE", "close this warehouse and open another (a folder)"},
     {".read", NULL, cmd_read, "FILE", "run the SQL in FILE"},
+    {".import", NULL, cmd_import, "FILE TABLE [OPT=VAL...]",
+     "load a CSV file into TABLE (created when missing) through read_csv"},
     {".cd", NULL, cmd_cd, "DIR", "change the working folder"},
     {".shell", ".system", cmd_shell, "CMD...", "run CMD in the system shell"},
     {".prompt", NULL, cmd_prompt, "MAIN [CONTINUE]", "set the prompts"},

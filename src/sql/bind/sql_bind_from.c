@@ -186,9 +186,11 @@ travel_fixed(dl_delta_table *table, const fixed_tt *tt, dl_delta_snapshot **out,
     return dl_delta_snapshot_at_timestamp(table, tt->value, NULL, out, err);
 }
 
-/* parquet.`path`: Spark's direct query of Parquet files, as read_parquet('path'). */
+/* parquet.`path`, csv.`path`: Spark's direct query of files, as read_parquet('path') and
+ * read_csv('path') with the default options. */
 static dl_status
-parquet_path(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err) {
+file_path(dl_sql_binder *b, const dl_sql_tref *tref, const char *fn_name, dl_sql_rel *out,
+          dl_error *err) {
     const dl_sql_ident *last = &tref->u.table.name.parts[1];
     dl_sql_expr *arg = dl_arena_alloc_zero(b->arena, sizeof(*arg));
     dl_sql_expr **args = dl_arena_alloc_zero(b->arena, sizeof(void *));
@@ -198,7 +200,7 @@ parquet_path(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_erro
     arg->u.lit.kind = DL_SQL_LIT_STRING;
     arg->u.lit.text = last->name;
     args[0] = arg;
-    *fname = (dl_sql_ident){.name = DL_STR("read_parquet"), .loc = tref->loc};
+    *fname = (dl_sql_ident){.name = dl_str_from_cstr(fn_name), .loc = tref->loc};
     dl_sql_tref fn = *tref;
     fn.kind = DL_SQL_TREF_FUNC;
     fn.u.func.name = (dl_sql_name){.parts = fname, .n_parts = 1};
@@ -206,7 +208,7 @@ parquet_path(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_erro
     return dl_sql_binder_table_fn(b, &fn, out, err);
 }
 
-/* A table reference: a CTE, delta.`path`, parquet.`path` or schema.table. */
+/* A table reference: a CTE, delta.`path`, parquet.`path`, csv.`path` or schema.table. */
 dl_status
 dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err) {
     const dl_sql_name *n = &tref->u.table.name;
@@ -225,7 +227,10 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
     }
     if (n->n_parts == 2 && last->is_quoted &&
         dl_str_eq_nocase(n->parts[0].name, DL_STR("parquet"))) {
-        return parquet_path(b, tref, out, err); /* parquet.`dir/file.parquet` or a glob */
+        return file_path(b, tref, "read_parquet", out, err); /* parquet.`dir` or a glob */
+    }
+    if (n->n_parts == 2 && last->is_quoted && dl_str_eq_nocase(n->parts[0].name, DL_STR("csv"))) {
+        return file_path(b, tref, "read_csv", out, err);
     }
     dl_sql_catalog *cat = &b->session->catalog;
     dl_delta_table *table = NULL;

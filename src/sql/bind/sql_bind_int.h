@@ -362,6 +362,22 @@ DL_NODISCARD dl_status dl_sql_root_store(dl_sql_binder *b, dl_store **out, dl_er
 DL_NODISCARD dl_status dl_sql_store_path(dl_sql_binder *b, dl_str path, const char **out,
                                          dl_error *err);
 
+/* Files named by a table function's path argument: a string or array('a', 'b'), each a file,
+ * a folder (its files but _ and . ones) or a pattern in its last component. fn names the
+ * function in messages. Paths are store-relative (dl_sql_root_store). */
+typedef struct dl_sql_path_list {
+    const char **items;
+    int32_t n;
+    int32_t cap;
+} dl_sql_path_list;
+
+DL_NODISCARD dl_status dl_sql_bind_paths(dl_sql_binder *b, dl_store *store, const dl_sql_expr *arg,
+                                         const char *fn, dl_sql_path_list *l, dl_error *err);
+
+/* read_csv(path [, option => value ...]) (sql_bind_load.c). */
+DL_NODISCARD dl_status dl_sql_binder_read_csv(dl_sql_binder *b, const dl_sql_tref *tref,
+                                              dl_sql_plan **out, dl_error *err);
+
 /* left becomes left CROSS JOIN right (comma-separated FROM items). */
 DL_NODISCARD dl_status dl_sql_rel_cross(dl_sql_binder *b, dl_sql_rel *left, const dl_sql_rel *right,
                                         uint32_t loc, dl_error *err);

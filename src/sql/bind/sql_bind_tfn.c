@@ -4,13 +4,15 @@
  *
  *   range(end) | range(start, end [, step [, partitions]])   one BIGINT column `id`
  *   read_parquet('path' | 'dir/glob*.parquet' | ['a', 'b'])  the files' columns
+ *   read_csv('path' | 'dir' | 'glob' | [...], option => value, ...)   (sql_bind_load.c)
  *   delta_log('table' | 'path')                              the raw log (sql_describe.c)
  *   table_changes('table', start [, end])                    the change data feed
  *                                                            (sql_table_changes.c)
  *
- * read_parquet paths are absolute or relative to the working directory; a '*', '?' or '['
- * in the last component makes it a pattern over that folder's files (fnmatch rules). Every
- * file must have the first file's columns.
+ * Paths are absolute or relative to the working directory; a '*', '?' or '[' in the last
+ * component makes it a pattern over that folder's files (fnmatch rules); a folder means its
+ * files but those starting with '_' or '.' (Spark's rule). For read_parquet every file must
+ * have the first file's columns.
  */
 #include <fnmatch.h>
 #include <limits.h>
@@ -73,14 +75,8 @@ bind_range(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_plan **out, dl_erro
 /* ---- read_parquet -----------------------------------------------------------------------------
  */
 
-typedef struct path_list {
-    const char **items;
-    int32_t n;
-    int32_t cap;
-} path_list;
-
 static dl_status
-push_path(dl_sql_binder *b, path_list *l, const char *path, dl_error *err) {
+push_path(dl_sql_binder *b, dl_sql_path_list *l, const char *path, dl_error *err) {
     if (l->n == l->cap) {
         int32_t cap = l->cap == 0 ? 16 : 2 * l->cap;
         const char **grown = dl_arena_alloc_zero(b->arena, (size_t)cap * sizeof(char *));
@@ -95,18 +91,46 @@ push_path(dl_sql_binder *b, path_list *l, const char *path, dl_error *err) {
     return DL_OK;
 }
 
-/* path made absolute and relative to "/" (the statement's root store). */
+/* Drops "." components, empty ones and each ".." with the component before it (lexically, as
+ * a shell's cd does; ".." above the root stays at the root), in place. */
+static void
+canonical_path(char *p) {
+    size_t w = 0;
+    for (char *seg = p; *seg != '\0';) {
+        char *end = strchr(seg, '/');
+        size_t n = end != NULL ? (size_t)(end - seg) : strlen(seg);
+        if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (w > 0 && p[w - 1] != '/') {
+                w--;
+            }
+            w = w > 0 ? w - 1 : 0;
+        } else if (n > 0 && !(n == 1 && seg[0] == '.')) {
+            if (w > 0) {
+                p[w++] = '/';
+            }
+            memmove(p + w, seg, n);
+            w += n;
+        }
+        seg += n + (end != NULL ? 1 : 0);
+    }
+    p[w] = '\0';
+}
+
+/* path made absolute, canonical and relative to "/" (the statement's root store). */
 dl_status
 dl_sql_store_path(dl_sql_binder *b, dl_str path, const char **out, dl_error *err) {
+    char *full = NULL;
     if (path.len > 0 && path.ptr[0] == '/') {
-        *out = dl_arena_strndup(b->arena, path.ptr + 1, path.len - 1);
+        full = dl_arena_strndup(b->arena, path.ptr + 1, path.len - 1);
     } else {
         char cwd[PATH_MAX];
         DL_CHECK(getcwd(cwd, sizeof(cwd)) != NULL, err, DL_ERR_IO,
                  "cannot read the working directory");
-        *out = dl_arena_printf(b->arena, "%s/%.*s", cwd + 1, DL_STR_FMT(path));
+        full = dl_arena_printf(b->arena, "%s/%.*s", cwd + 1, DL_STR_FMT(path));
     }
-    DL_CHECK(*out != NULL, err, DL_ERR_NOMEM, "out of memory resolving a path");
+    DL_CHECK(full != NULL, err, DL_ERR_NOMEM, "out of memory resolving a path");
+    canonical_path(full);
+    *out = full;
     return DL_OK;
 }
 
@@ -128,45 +152,64 @@ dl_sql_root_store(dl_sql_binder *b, dl_store **out, dl_error *err) {
     return s;
 }
 
-/* One path or pattern, expanded into l. */
+/* The files of folder dir (store-relative, ending in '/') whose names match pattern (NULL:
+ * every file not starting with '_' or '.', as Spark skips _SUCCESS and hidden files). */
 static dl_status
-expand_path(dl_sql_binder *b, dl_store *store, dl_str text, uint32_t loc, path_list *l,
-            dl_error *err) {
-    const char *full = NULL;
-    DL_TRY(dl_sql_store_path(b, text, &full, err));
-    const char *slash = strrchr(full, '/');
-    const char *base = slash != NULL ? slash + 1 : full;
-    if (strpbrk(base, "*?[") == NULL) {
-        return push_path(b, l, full, err);
-    }
-    const char *dir =
-        slash != NULL ? dl_arena_strndup(b->arena, full, (size_t)(slash - full + 1)) : "";
-    DL_CHECK(dir != NULL, err, DL_ERR_NOMEM, "out of memory listing files");
+list_folder(dl_sql_binder *b, dl_store *store, const char *dir, const char *pattern, uint32_t loc,
+            dl_sql_path_list *l, dl_error *err) {
     dl_store_listing listing = {0};
     dl_status s = dl_store_list(store, dir, NULL, 0, b->arena, &listing, err);
     if (s != DL_OK) {
         dl_sql_binder_locate(b, loc, err);
         return s;
     }
-    int32_t before = l->n;
     for (size_t i = 0; i < listing.count; i++) {
         const char *p = listing.entries[i].path.ptr;
         const char *name = strrchr(p, '/');
         name = name != NULL ? name + 1 : p;
-        if (!listing.entries[i].is_dir && fnmatch(base, name, 0) == 0) {
+        bool is_match =
+            pattern != NULL ? fnmatch(pattern, name, 0) == 0 : name[0] != '_' && name[0] != '.';
+        if (!listing.entries[i].is_dir && is_match) {
             DL_TRY(push_path(b, l, p, err));
         }
     }
+    return DL_OK;
+}
+
+/* One path, folder or pattern, expanded into l. */
+static dl_status
+expand_path(dl_sql_binder *b, dl_store *store, dl_str text, uint32_t loc, const char *fn,
+            dl_sql_path_list *l, dl_error *err) {
+    const char *full = NULL;
+    DL_TRY(dl_sql_store_path(b, text, &full, err));
+    const char *slash = strrchr(full, '/');
+    const char *base = slash != NULL ? slash + 1 : full;
+    int32_t before = l->n;
+    if (strpbrk(base, "*?[") == NULL) {
+        dl_store_info info = {0};
+        dl_error ignored;
+        if (dl_store_stat(store, full, &info, &ignored) != DL_OK || !info.is_dir) {
+            return push_path(b, l, full, err);
+        }
+        const char *dir = dl_arena_printf(b->arena, "%s/", full);
+        DL_CHECK(dir != NULL, err, DL_ERR_NOMEM, "out of memory listing files");
+        DL_TRY(list_folder(b, store, dir, NULL, loc, l, err));
+    } else {
+        const char *dir =
+            slash != NULL ? dl_arena_strndup(b->arena, full, (size_t)(slash - full + 1)) : "";
+        DL_CHECK(dir != NULL, err, DL_ERR_NOMEM, "out of memory listing files");
+        DL_TRY(list_folder(b, store, dir, base, loc, l, err));
+    }
     if (l->n == before) {
-        DL_SQL_BIND_FAIL(b, loc, DL_ERR_NOT_FOUND, err, "read_parquet: no file matches '%.*s'",
+        DL_SQL_BIND_FAIL(b, loc, DL_ERR_NOT_FOUND, err, "%s: no file matches '%.*s'", fn,
                          DL_STR_FMT(text));
     }
     return DL_OK;
 }
 
-static dl_status
-parquet_paths(dl_sql_binder *b, dl_store *store, const dl_sql_expr *arg, path_list *l,
-              dl_error *err) {
+dl_status
+dl_sql_bind_paths(dl_sql_binder *b, dl_store *store, const dl_sql_expr *arg, const char *fn,
+                  dl_sql_path_list *l, dl_error *err) {
     bool is_list = arg->kind == DL_SQL_EXPR_FUNC && arg->u.func.name.n_parts == 1 &&
                    dl_str_eq_nocase(arg->u.func.name.parts[0].name, DL_STR("array"));
     uint32_t n = is_list ? arg->u.func.args.n : 1;
@@ -174,9 +217,9 @@ parquet_paths(dl_sql_binder *b, dl_store *store, const dl_sql_expr *arg, path_li
         const dl_sql_expr *e = is_list ? arg->u.func.args.items[i] : arg;
         if (e->kind != DL_SQL_EXPR_LITERAL || e->u.lit.kind != DL_SQL_LIT_STRING) {
             DL_SQL_BIND_FAIL(b, e->loc, DL_ERR_SQL_BIND, err,
-                             "read_parquet takes a path string or a list of them");
+                             "%s takes a path string or a list of them", fn);
         }
-        DL_TRY(expand_path(b, store, e->u.lit.text, e->loc, l, err));
+        DL_TRY(expand_path(b, store, e->u.lit.text, e->loc, fn, l, err));
     }
     return DL_OK;
 }
@@ -215,8 +258,8 @@ bind_read_parquet(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_plan **out, 
     }
     dl_store *store = NULL;
     DL_TRY(dl_sql_root_store(b, &store, err));
-    path_list l = {0};
-    DL_TRY(parquet_paths(b, store, tref->u.func.args.items[0], &l, err));
+    dl_sql_path_list l = {0};
+    DL_TRY(dl_sql_bind_paths(b, store, tref->u.func.args.items[0], "read_parquet", &l, err));
     DL_CHECK(l.n > 0, err, DL_ERR_NOT_FOUND, "read_parquet: no file to read");
     const dl_type *type = NULL;
     dl_status s = parquet_schema(b, store, l.items[0], &type, err);
@@ -254,6 +297,8 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
         DL_TRY(bind_range(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("read_parquet"))) {
         DL_TRY(bind_read_parquet(b, tref, &out->plan, err));
+    } else if (dl_str_eq_nocase(name, DL_STR("read_csv"))) {
+        DL_TRY(dl_sql_binder_read_csv(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("delta_log"))) {
         DL_TRY(dl_sql_binder_delta_log(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("table_changes"))) {
@@ -261,7 +306,8 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
     } else {
         DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
                          "[UNRESOLVABLE_TABLE_VALUED_FUNCTION] table function '%.*s' not "
-                         "found (there are range, read_parquet, delta_log and table_changes)",
+                         "found (there are range, read_parquet, read_csv, delta_log and "
+                         "table_changes)",
                          DL_STR_FMT(name));
     }
     DL_TRY(dl_sql_plan_rename(b, out->plan, &tref->column_aliases, tref->loc, &out->plan, err));

@@ -22,6 +22,11 @@
  * rows (as text) before comparing, valuesort sorts every value. Values are compared as text:
  * the API's text getter writes them the way Spark's CAST(x AS STRING) does.
  *
+ *   write <path> [gzip|zstd]   writes a file for the records after it (CSV inputs): the lines
+ *   <lines>                    up to a blank line, each ended by \n, with \r \n \t \\ and
+ *                              \xHH undone (so "a\r" ends a line with CRLF); gzip / zstd
+ *                              compress it. \c at the end of the last line: no final \n.
+ *
  * Control lines: `require <what>` skips the file unless the runner has it (`corpus`: the
  * shared corpus folder is present); `skipif <engine>` / `onlyif <engine>` skip the next record
  * unless it applies to "deltalite"; `mode skip` ... `mode unskip` skip the records between;
@@ -48,6 +53,7 @@ typedef enum slt_kind {
     SLT_QUERY,
     SLT_REQUIRE,
     SLT_HALT,
+    SLT_WRITE, /* sql: the path; types: NULL, "gzip" or "zstd"; expected: the lines */
 } slt_kind;
 
 typedef enum slt_sort {

@@ -224,14 +224,24 @@ parse_record(parser *p, dl_error *err) {
         return DL_OK;
     }
     slt_record r = {.line = line};
-    if (strcmp(w[0], "statement") == 0) {
+    if (strcmp(w[0], "write") == 0 && n >= 2) {
+        r.kind = SLT_WRITE;
+        r.sql = w[1];
+        r.types = n >= 3 ? w[2] : NULL;
+        int64_t first = p->pos;
+        while (p->pos < p->in.count && !is_blank(p->in.text[p->pos])) {
+            p->pos++;
+        }
+        r.expected = p->in.text + first;
+        r.n_expected = p->pos - first;
+    } else if (strcmp(w[0], "statement") == 0) {
         DL_TRY(parse_statement(p, &r, w, n, err));
     } else if (strcmp(w[0], "query") == 0) {
         DL_TRY(parse_query(p, &r, w, n, err));
     } else {
         DL_FAIL(err, DL_ERR_SQL_SYNTAX,
-                "%s:%lld: unknown record '%s' (expected statement, query, require, skipif, "
-                "onlyif, mode, halt)",
+                "%s:%lld: unknown record '%s' (expected statement, query, write, require, "
+                "skipif, onlyif, mode, halt)",
                 p->path, (long long)line, w[0]);
     }
     r.is_skipped = p->skip_next || p->skip_mode;

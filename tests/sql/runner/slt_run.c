@@ -4,8 +4,12 @@
  * file and line of its record, the SQL, and the expected and actual rows (or error).
  */
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "slt.h"
 
@@ -270,6 +274,107 @@ check_query(const slt_file *f, const slt_record *r, const char *sql, const slt_r
     return check_rows(f, r, sql, res, expected, arena, report);
 }
 
+/* A write record's lines, escapes undone, into out. */
+static dl_status
+file_text(const slt_record *r, dl_buf *out, dl_error *err) {
+    for (int64_t i = 0; i < r->n_expected; i++) {
+        const char *l = r->expected[i];
+        bool is_last_open = false;
+        for (size_t k = 0; l[k] != '\0'; k++) {
+            char c = l[k];
+            if (c == '\\' && l[k + 1] != '\0') {
+                char e = l[++k];
+                unsigned hex = 0;
+                if (e == 'x' && sscanf(l + k + 1, "%2x", &hex) == 1) {
+                    c = (char)hex;
+                    k += 2;
+                } else if (e == 'c' && l[k + 1] == '\0') {
+                    is_last_open = true;
+                    break;
+                } else {
+                    c = e == 'r' ? '\r' : e == 'n' ? '\n' : e == 't' ? '\t' : e;
+                }
+            }
+            DL_TRY(dl_buf_append_byte(out, (uint8_t)c, err));
+        }
+        if (!is_last_open) {
+            DL_TRY(dl_buf_append_byte(out, '\n', err));
+        }
+    }
+    return DL_OK;
+}
+
+static dl_status
+compress_text(const char *codec, const dl_buf *in, dl_buf *out, dl_error *err) {
+    if (strcmp(codec, "zstd") == 0) {
+        size_t cap = ZSTD_compressBound(in->len);
+        uint8_t *dst = dl_buf_extend(out, cap, err);
+        DL_CHECK(dst != NULL, err, DL_ERR_NOMEM, "out of memory");
+        size_t n = ZSTD_compress(dst, cap, in->data, in->len, 3);
+        DL_CHECK(!ZSTD_isError(n), err, DL_ERR_INTERNAL, "zstd failed");
+        out->len = n;
+        return DL_OK;
+    }
+    DL_CHECK(strcmp(codec, "gzip") == 0, err, DL_ERR_INVALID_ARG,
+             "write: unknown compression '%s' (gzip or zstd)", codec);
+    z_stream zs;
+    memset(&zs, 0, sizeof(zs));
+    DL_CHECK(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK, err,
+             DL_ERR_NOMEM, "out of memory");
+    size_t cap = deflateBound(&zs, (uLong)in->len) + 64;
+    uint8_t *dst = dl_buf_extend(out, cap, err);
+    if (dst == NULL) {
+        deflateEnd(&zs);
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory");
+    }
+    zs.next_in = in->data;
+    zs.avail_in = (uInt)in->len;
+    zs.next_out = dst;
+    zs.avail_out = (uInt)cap;
+    int rc = deflate(&zs, Z_FINISH);
+    out->len = cap - zs.avail_out;
+    deflateEnd(&zs);
+    DL_CHECK(rc == Z_STREAM_END, err, DL_ERR_INTERNAL, "gzip failed");
+    return DL_OK;
+}
+
+/* Runs a write record: the file it names, with its lines. */
+static dl_status
+write_file(const slt_record *r, const slt_vars *vars, dl_arena *arena, dl_error *err) {
+    dl_buf path, text, packed;
+    dl_buf_init(&path, arena->alloc);
+    dl_buf_init(&text, arena->alloc);
+    dl_buf_init(&packed, arena->alloc);
+    dl_status st = slt_substitute(r->sql, vars, &path, err);
+    if (st == DL_OK) {
+        st = file_text(r, &text, err);
+    }
+    if (st == DL_OK && r->types != NULL) {
+        st = compress_text(r->types, &text, &packed, err);
+    }
+    const dl_buf *out = r->types != NULL ? &packed : &text;
+    for (char *slash = (char *)path.data + 1; st == DL_OK && (slash = strchr(slash, '/')) != NULL;
+         slash++) {
+        *slash = '\0';
+        (void)mkdir((char *)path.data, 0777); /* the folders on the way; fopen reports failure */
+        *slash = '/';
+    }
+    FILE *f = st == DL_OK ? fopen(dl_buf_cstr(&path), "wb") : NULL;
+    if (st == DL_OK && f == NULL) {
+        st = dl_error_set(err, DL_ERR_IO, "write: cannot create '%s'", dl_buf_cstr(&path));
+    }
+    if (f != NULL) {
+        bool ok = out->len == 0 || fwrite(out->data, 1, out->len, f) == out->len;
+        ok = fclose(f) == 0 && ok;
+        st = ok ? DL_OK
+                : dl_error_set(err, DL_ERR_IO, "write: cannot write '%s'", dl_buf_cstr(&path));
+    }
+    dl_buf_destroy(&packed);
+    dl_buf_destroy(&text);
+    dl_buf_destroy(&path);
+    return st;
+}
+
 static bool
 requirement_met(const char *what, const slt_vars *vars) {
     return strcmp(what, "corpus") == 0 && vars->corpus != NULL;
@@ -320,7 +425,8 @@ slt_run_file(const slt_file *file, const slt_exec *exec, const slt_vars *vars, F
             }
             continue;
         }
-        st = run_record(file, r, exec, vars, report, counts, &arena, err);
+        st = r->kind == SLT_WRITE ? write_file(r, vars, &arena, err)
+                                  : run_record(file, r, exec, vars, report, counts, &arena, err);
         dl_arena_reset(&arena);
     }
     dl_arena_destroy(&arena);

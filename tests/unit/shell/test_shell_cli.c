@@ -588,6 +588,30 @@ TEST(test_cli_changes_off_hides_the_counts_of_dml) {
     CHECK_STR_EQ(out_buf, "num_affected_rows,num_inserted_rows\n2,2\nn\n2\noff\n");
 }
 
+TEST(test_cli_import_creates_then_appends_through_read_csv) {
+    if (!has_engine) {
+        return;
+    }
+    char path[512];
+    (void)snprintf(path, sizeof(path), "%s/fruit.csv", dir);
+    write_text(path, "id,name\n1,apple\n2,\"pear, ripe\"\n");
+    (void)snprintf(path, sizeof(path), "%s/more.tsv", dir);
+    write_text(path, "3\tfig\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c",
+                          ".import fruit.csv fruit\n.import more.tsv fruit sep=\\t header=false\n"
+                          "SELECT id, name, typeof(id) AS t FROM fruit ORDER BY id"),
+                     NULL),
+                 0);
+    CHECK_STR_EQ(out_buf, "num_affected_rows,num_inserted_rows\n1,1\nid,name,t\n1,apple,int\n"
+                          "2,\"pear, ripe\",int\n3,fig,int\n");
+    CHECK_INT_EQ(run(ARGS("wh", "-c", ".import fruit.csv"), NULL), 1);
+    CHECK(strstr(err_buf, ".import: expected FILE TABLE") != NULL);
+    CHECK_INT_EQ(run(ARGS("wh", "-c", ".import missing.csv t2"), NULL), 1);
+    CHECK(strstr(err_buf, "missing.csv") != NULL);
+    CHECK_INT_EQ(run(ARGS("wh", "-c", ".import fruit.csv t3 sep"), NULL), 1);
+    CHECK(strstr(err_buf, "options are OPTION=VALUE") != NULL);
+}
+
 static void
 remove_tree(const char *path) {
     char cmd[600];
@@ -641,6 +665,7 @@ main(int argc, char **argv) {
     RUN(test_cli_box_mode_draws_all_rows_in_sections_of_1000);
     RUN(test_cli_set_v_lists_the_known_settings);
     RUN(test_cli_changes_off_hides_the_counts_of_dml);
+    RUN(test_cli_import_creates_then_appends_through_read_csv);
     remove_tree(dir);
     return harness_finish();
 }
