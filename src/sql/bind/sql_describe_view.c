@@ -29,11 +29,11 @@ dl_sql_describe_view(dl_sql_binder *b, const dl_sql_view *v, dl_sql_plan **out, 
     for (int32_t i = 0; i < n && s == DL_OK; i++) {
         dl_buf_reset(&type);
         s = dl_vec_type_to_string(v->columns.fields[i].type, &type, err);
-        rows[3 * i] = v->columns.fields[i].name;
-        rows[3 * i + 1] =
-            s == DL_OK ? dl_arena_strndup(b->arena, (const char *)type.data, type.len) : NULL;
-        rows[3 * i + 2] = v->comments[i];
-        if (s == DL_OK && rows[3 * i + 1] == NULL) {
+        const char **row = rows + 3 * (size_t)i;
+        row[0] = v->columns.fields[i].name;
+        row[1] = s == DL_OK ? dl_arena_strndup(b->arena, (const char *)type.data, type.len) : NULL;
+        row[2] = v->comments[i];
+        if (s == DL_OK && row[1] == NULL) {
             s = dl_error_set(err, DL_ERR_NOMEM, "out of memory describing a view");
         }
     }
