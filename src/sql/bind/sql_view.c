@@ -359,7 +359,7 @@ bind_text(dl_sql_binder *b, const dl_sql_view *v, dl_sql_plan **out, dl_error *e
     b->text_len = strlen(v->text);
     b->ctes = NULL;
     b->views = &frame;
-    b->view_schema = v->schema != NULL ? v->current_schema : saved.view_schema;
+    b->view_schema = v->current_schema; /* captured at creation, temporary views too */
     if (!v->is_temp) {
         b->temp_mode = DL_SQL_TEMP_HIDDEN; /* a persistent view never sees temporary ones */
     }
