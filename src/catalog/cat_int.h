@@ -54,6 +54,16 @@ bool dl_cat_is_table_dir(dl_store *store, const char *path);
 DL_NODISCARD dl_status dl_cat_collect_tables(dl_cat *cat, const char *dir, dl_arena *arena,
                                              dl_cat_names *out, dl_error *err);
 
+/* The folder (relative to the warehouse) of the existing table schema.name, appended to out
+ * NUL-terminated; NOT_FOUND as dl_cat_table_open. */
+DL_NODISCARD dl_status dl_cat_table_folder(dl_cat *cat, const char *schema, const char *name,
+                                           dl_buf *out, dl_error *err);
+
+/* The names of the views in the schema folder dir ("" or "x.db/"), in arena, sorted
+ * (cat_view.c). */
+DL_NODISCARD dl_status dl_cat_collect_views(dl_cat *cat, const char *dir, dl_arena *arena,
+                                            dl_cat_names *out, dl_error *err);
+
 /* The names of the schemas (`default` included, without ".db"), in arena, sorted. */
 DL_NODISCARD dl_status dl_cat_collect_schemas(dl_cat *cat, dl_arena *arena, dl_cat_names *out,
                                               dl_error *err);

@@ -200,6 +200,25 @@ dl_cat_table_open(dl_cat *cat, const char *schema, const char *name, dl_delta_ta
 }
 
 dl_status
+dl_cat_table_folder(dl_cat *cat, const char *schema, const char *name, dl_buf *out, dl_error *err) {
+    lookup lk;
+    lookup_init(&lk, cat);
+    dl_status st = dl_cat_name_fold(name, "table", &lk.name, err);
+    if (st == DL_OK) {
+        st = dl_cat_schema_dir(cat, schema, &lk.dir, &lk.schema, err);
+    }
+    if (st == DL_OK) {
+        st = find_table(&lk, err);
+    }
+    if (st == DL_OK) {
+        st = dl_buf_append(out, lk.path.data, lk.path.len, err);
+        (void)dl_buf_cstr(out);
+    }
+    lookup_destroy(&lk);
+    return st;
+}
+
+dl_status
 dl_cat_table_location(dl_cat *cat, const char *schema, const char *name, dl_buf *out,
                       dl_error *err) {
     lookup lk;

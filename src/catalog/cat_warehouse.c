@@ -155,6 +155,39 @@ cb_list_schemas(void *ctx, dl_status (*visit)(void *vctx, const char *name, dl_e
     return dl_cat_schema_list(ctx, visit, vctx, err);
 }
 
+static dl_status
+cb_read_view(void *ctx, const char *schema, const char *name, dl_buf *out, dl_error *err) {
+    return dl_cat_view_read(ctx, schema, name, out, err);
+}
+
+static dl_status
+cb_write_view(void *ctx, const char *schema, const char *name, const char *text, size_t len,
+              bool is_replace, dl_error *err) {
+    return dl_cat_view_write(ctx, schema, name, text, len, is_replace, err);
+}
+
+static dl_status
+cb_drop_view(void *ctx, const char *schema, const char *name, dl_error *err) {
+    return dl_cat_view_drop(ctx, schema, name, err);
+}
+
+static dl_status
+cb_list_views(void *ctx, const char *schema,
+              dl_status (*visit)(void *vctx, const char *name, dl_error *err), void *vctx,
+              dl_error *err) {
+    return dl_cat_view_list(ctx, schema, visit, vctx, err);
+}
+
+static dl_status
+cb_drop_table(void *ctx, const char *schema, const char *name, dl_error *err) {
+    return dl_cat_table_drop(ctx, schema, name, err);
+}
+
+static dl_status
+cb_drop_schema(void *ctx, const char *schema, bool is_cascade, dl_error *err) {
+    return dl_cat_schema_drop(ctx, schema, is_cascade, err);
+}
+
 void
 dl_cat_sql_catalog(dl_cat *cat, dl_sql_catalog *out) {
     memset(out, 0, sizeof(*out));
@@ -168,4 +201,10 @@ dl_cat_sql_catalog(dl_cat *cat, dl_sql_catalog *out) {
     out->current_schema = cb_current_schema;
     out->list_tables = cb_list_tables;
     out->list_schemas = cb_list_schemas;
+    out->read_view = cb_read_view;
+    out->write_view = cb_write_view;
+    out->drop_view = cb_drop_view;
+    out->list_views = cb_list_views;
+    out->drop_table = cb_drop_table;
+    out->drop_schema = cb_drop_schema;
 }

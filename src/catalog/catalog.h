@@ -137,4 +137,40 @@ DL_NODISCARD dl_status dl_cat_schema_list(dl_cat *cat,
                                                              dl_error *err),
                                           void *vctx, dl_error *err);
 
+/* ---- views (cat_view.c): a definition's bytes per schema.name, written atomically ---------- */
+
+/* Appends the definition of view schema.name to out; NOT_FOUND when there is none. */
+DL_NODISCARD dl_status dl_cat_view_read(dl_cat *cat, const char *schema, const char *name,
+                                        dl_buf *out, dl_error *err);
+
+/* Writes the definition: is_replace replaces one there atomically, else it is created only if
+ * absent (EXISTS otherwise, atomic between processes). */
+DL_NODISCARD dl_status dl_cat_view_write(dl_cat *cat, const char *schema, const char *name,
+                                         const char *text, size_t len, bool is_replace,
+                                         dl_error *err);
+
+/* Deletes the definition; NOT_FOUND when there is none. */
+DL_NODISCARD dl_status dl_cat_view_drop(dl_cat *cat, const char *schema, const char *name,
+                                        dl_error *err);
+
+/* Visits the views of schema (NULL: the current one), sorted by name. */
+DL_NODISCARD dl_status dl_cat_view_list(dl_cat *cat, const char *schema,
+                                        dl_status (*visit)(void *vctx, const char *name,
+                                                           dl_error *err),
+                                        void *vctx, dl_error *err);
+
+/* ---- DROP (cat_drop.c) ------------------------------------------------------------------- */
+
+/* DROP TABLE: deletes the table's folder and everything in it (links removed, never
+ * followed; a folder that is a link is refused). NOT_FOUND as dl_cat_table_open. */
+DL_NODISCARD dl_status dl_cat_table_drop(dl_cat *cat, const char *schema, const char *name,
+                                         dl_error *err);
+
+/* DROP SCHEMA: deletes <schema>.db when it holds only tables, views and deltalite's temporary
+ * files (else UNSUPPORTED naming the first other entry); without is_cascade a schema with a
+ * table or view is SCHEMA_NOT_EMPTY (SQL_BIND). `default` cannot be dropped. The current
+ * schema becomes `default` when it was the one dropped. */
+DL_NODISCARD dl_status dl_cat_schema_drop(dl_cat *cat, const char *schema, bool is_cascade,
+                                          dl_error *err);
+
 #endif /* DL_CATALOG_CATALOG_H */

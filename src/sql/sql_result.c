@@ -191,7 +191,12 @@ is_write(const dl_sql_stmt *stmt) {
     case DL_SQL_STMT_DESCRIBE_HISTORY:
     case DL_SQL_STMT_DESCRIBE_DETAIL:
     case DL_SQL_STMT_DESCRIBE_TABLE:
+    case DL_SQL_STMT_CACHE:
         return false;
+    case DL_SQL_STMT_CREATE_VIEW:
+        return !stmt->u.create_view.is_temp;
+    case DL_SQL_STMT_DROP:
+        return stmt->u.drop.object != DL_SQL_OBJ_VIEW || stmt->u.drop.name.n_parts != 1;
     case DL_SQL_STMT_VACUUM:
         return !stmt->u.vacuum.is_dry_run;
     default:
@@ -233,6 +238,18 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
         return dl_sql_binder_describe(b, stmt, &r->plan, err);
     case DL_SQL_STMT_COPY:
         return dl_sql_exec_copy(b, stmt, &r->plan, err);
+    case DL_SQL_STMT_CREATE_VIEW:
+        return dl_sql_exec_create_view(b, stmt, err);
+    case DL_SQL_STMT_DROP:
+        DL_TRY(dl_sql_exec_drop(b, stmt, &r->plan, err));
+        r->exec.is_work_done = true;
+        return DL_OK;
+    case DL_SQL_STMT_TRUNCATE:
+        DL_TRY(dl_sql_dml_truncate(b, stmt, err));
+        r->exec.is_work_done = true;
+        return DL_OK;
+    case DL_SQL_STMT_CACHE:
+        return dl_sql_exec_cache(b, stmt, &r->plan, err);
     case DL_SQL_STMT_CREATE_TABLE:
     case DL_SQL_STMT_INSERT:
     case DL_SQL_STMT_DELETE:
@@ -272,7 +289,8 @@ dl_sql_exec(dl_sql_session *session, const char *text, size_t len, dl_sql_result
                            .arena = &r->arena,
                            .exec = &r->exec,
                            .text = text,
-                           .text_len = len};
+                           .text_len = len,
+                           .stmt = stmt};
         s = exec_stmt(&b, r, stmt, err);
     }
     if (s == DL_OK && r->plan != NULL) {

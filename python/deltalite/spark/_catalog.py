@@ -33,10 +33,13 @@ class Catalog:
         rows = self._session._run(f"SHOW TABLES{where}{like}").to_pylist()
         from .session import DATA_PREFIX
 
-        tables = [Table(r["tableName"], "spark_catalog", [r["namespace"]], None, "MANAGED", False) for r in rows
+        stored_views = {r["viewName"] for r in self._session._run(f"SHOW VIEWS{where}").to_pylist()
+                        if r["isTemporary"] in ("false", False)}
+        tables = [Table(r["tableName"], "spark_catalog", [r["namespace"]], None,
+                        "VIEW" if r["tableName"] in stored_views else "MANAGED", False) for r in rows
                   if r["isTemporary"] in ("false", False)]
         tables = [t for t in tables if not t.name.startswith(DATA_PREFIX)]
-        views = sorted(self._session._views)
+        views = self._session._view_names()
         if pattern is not None:
             import fnmatch
 
@@ -53,7 +56,7 @@ class Catalog:
         return any(d.name == dbName for d in self.listDatabases())
 
     def dropTempView(self, viewName):
-        return self._session._views.pop(viewName.lower(), None) is not None
+        return self._session._drop_view(viewName)
 
     def __getattr__(self, name):
         if name.startswith("_"):

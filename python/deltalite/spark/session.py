@@ -183,7 +183,8 @@ class SparkSession:
         os.makedirs(self._warehouse, exist_ok=True)
         self._con = deltalite.connect(self._warehouse)
         self._aliases = itertools.count(1)
-        self._views = {}
+        self._views = {}  # temporary views the engine refused (substituted in the text)
+        self._engine_views = {}  # temporary views the engine holds (CREATE TEMP VIEW)
         self._kept = {}
         self.conf = RuntimeConfig(self)
         for k, v in settings.items():
@@ -288,16 +289,38 @@ class SparkSession:
     # ---- views -------------------------------------------------------------------------------
 
     def _register_view(self, name, df, replace):
+        """A DataFrame as a temporary view: the engine's (CREATE OR REPLACE TEMP VIEW name AS its
+        SQL, which the engine, the C API's statements and SHOW VIEWS see); a query the engine
+        cannot make a view of (duplicate column names, which Spark's views of DataFrames allow)
+        stays a name this layer replaces by its query in later statements' text."""
         key = name.lower()
         if "." in name:
             raise AnalysisException(f"a temporary view's name cannot be qualified: {name}")
-        if not replace and key in self._views:
+        if not replace and (key in self._views or key in self._engine_views):
             raise AnalysisException(f"[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view `{name}` "
                                     f"because it already exists; use createOrReplaceTempView")
-        self._views[key] = df._sql_text
+        self._views.pop(key, None)
+        self._engine_views.pop(key, None)
+        try:
+            self._run(f"CREATE OR REPLACE TEMP VIEW {_sql.quote_ident(name)} AS {df._sql_text}")
+            self._engine_views[key] = df._sql_text
+        except AnalysisException:
+            self._views[key] = df._sql_text
+
+    def _drop_view(self, name):
+        key = name.lower()
+        if key in self._engine_views:
+            self._run(f"DROP VIEW IF EXISTS {_sql.quote_ident(name)}")
+        return (self._engine_views.pop(key, None) or self._views.pop(key, None)) is not None
+
+    def _view_names(self):
+        return sorted(set(self._views) | set(self._engine_views))
 
     def _view_sql(self, name):
-        return self._views.get(name.lower()) if "." not in name else None
+        if "." in name:
+            return None
+        key = name.lower()
+        return self._views.get(key) or self._engine_views.get(key)
 
     # ---- the rest of the session -------------------------------------------------------------
 

@@ -208,7 +208,22 @@ file_path(dl_sql_binder *b, const dl_sql_tref *tref, const char *fn_name, dl_sql
     return dl_sql_binder_table_fn(b, &fn, out, err);
 }
 
-/* A table reference: a CTE, delta.`path`, parquet.`path`, csv.`path` or schema.table. */
+/* global_temp.v: a GLOBAL TEMP view, or TABLE_OR_VIEW_NOT_FOUND. */
+static dl_status
+global_temp_view(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err) {
+    const dl_sql_ident *last = &tref->u.table.name.parts[1];
+    dl_sql_temp_rel *rel = dl_sql_session_global_temp(b->session, last->name);
+    if (rel == NULL) {
+        DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_NOT_FOUND, err,
+                         "[TABLE_OR_VIEW_NOT_FOUND] the global temporary view "
+                         "`global_temp`.`%s` cannot be found",
+                         last->name.ptr);
+    }
+    return dl_sql_binder_view(b, dl_sql_temp_rel_view(rel), tref, out, err);
+}
+
+/* A table reference: a CTE, a temporary view or relation, delta.`path`, parquet.`path`,
+ * csv.`path`, schema.table, or a persistent view. */
 dl_status
 dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err) {
     const dl_sql_name *n = &tref->u.table.name;
@@ -220,10 +235,24 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
             }
         }
     }
-    dl_sql_temp_rel *temp =
-        n->n_parts == 1 ? dl_sql_session_temp_rel(b->session, last->name) : NULL;
+    dl_sql_temp_rel *temp = n->n_parts == 1 && b->temp_mode != DL_SQL_TEMP_HIDDEN
+                                ? dl_sql_session_temp_rel(b->session, last->name)
+                                : NULL;
+    if (temp != NULL && b->temp_mode == DL_SQL_TEMP_REFUSED) {
+        DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
+                         "[INVALID_TEMP_OBJ_REFERENCE] a persistent view cannot refer to the "
+                         "temporary %s `%s`: make `%s` persistent, or the new view temporary",
+                         dl_sql_temp_rel_view(temp) != NULL ? "view" : "relation", last->name.ptr,
+                         last->name.ptr);
+    }
+    if (temp != NULL && dl_sql_temp_rel_view(temp) != NULL) {
+        return dl_sql_binder_view(b, dl_sql_temp_rel_view(temp), tref, out, err);
+    }
     if (temp != NULL) {
         return dl_sql_binder_temp_rel(b, temp, tref, out, err);
+    }
+    if (dl_sql_name_is_global_temp(n)) {
+        return global_temp_view(b, tref, out, err);
     }
     if (n->n_parts == 2 && last->is_quoted &&
         dl_str_eq_nocase(n->parts[0].name, DL_STR("parquet"))) {
@@ -235,7 +264,7 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
     dl_sql_catalog *cat = &b->session->catalog;
     dl_delta_table *table = NULL;
     dl_status s = DL_OK;
-    const char *schema = n->n_parts >= 2 ? n->parts[n->n_parts - 2].name.ptr : NULL;
+    const char *schema = n->n_parts >= 2 ? n->parts[n->n_parts - 2].name.ptr : b->view_schema;
     bool is_path =
         n->n_parts == 2 && last->is_quoted && dl_str_eq_nocase(n->parts[0].name, DL_STR("delta"));
     const char *path = last->name.ptr;
@@ -251,6 +280,20 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
                 ? cat->open_table(cat->ctx, schema, last->name.ptr, &table, err)
                 : dl_error_set(err, DL_ERR_NOT_FOUND, "table '%s' not found: no catalog",
                                last->name.ptr);
+    }
+    if (s == DL_ERR_NOT_FOUND && !is_path) {
+        const dl_sql_view *view = NULL;
+        dl_error table_err;
+        if (err != NULL) {
+            table_err = *err; /* the table's message stays when there is no view either */
+        }
+        DL_TRY(dl_sql_binder_find_view(b, n, false, &view, err));
+        if (view != NULL) {
+            return dl_sql_binder_view(b, view, tref, out, err);
+        }
+        if (err != NULL) {
+            *err = table_err;
+        }
     }
     if (s != DL_OK) {
         dl_sql_binder_locate(b, n->parts[0].loc, err);

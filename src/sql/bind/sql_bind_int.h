@@ -66,6 +66,16 @@ typedef struct dl_sql_cte_ref {
 /* What a data-changing statement counted for its result row (commands/sql_dml.c); opaque here. */
 typedef struct dl_sql_dml_outcome dl_sql_dml_outcome;
 
+/* Views being expanded (sql_view.c). */
+typedef struct dl_sql_view_frame dl_sql_view_frame;
+
+/* How unqualified names meet temporary views and relations. */
+typedef enum dl_sql_temp_mode {
+    DL_SQL_TEMP_VISIBLE = 0, /* they hide tables (a statement's own text) */
+    DL_SQL_TEMP_HIDDEN,      /* passed over (the query of a persistent view) */
+    DL_SQL_TEMP_REFUSED,     /* INVALID_TEMP_OBJ_REFERENCE (creating a persistent view) */
+} dl_sql_temp_mode;
+
 struct dl_sql_binder {
     dl_sql_session *session;
     dl_arena *arena;
@@ -75,6 +85,10 @@ struct dl_sql_binder {
     dl_sql_cte_ref *ctes;
     int32_t depth;                   /* nesting of queries, bounded */
     dl_sql_dml_outcome *dml_outcome; /* set while a data-changing statement runs, else NULL */
+    const dl_sql_stmt *stmt;         /* the statement being run (its name in messages), or NULL */
+    const dl_sql_view_frame *views;  /* views being expanded, innermost first */
+    const char *view_schema;         /* unqualified names' schema inside a view (NULL: current) */
+    dl_sql_temp_mode temp_mode;
 };
 
 /* ---- errors --------------------------------------------------------------------------------- */
@@ -447,6 +461,36 @@ DL_NODISCARD dl_status dl_sql_decorrelate(dl_sql_binder *b, dl_sql_plan *j, cons
 
 /* True when expr contains a SUBQUERY node. */
 bool dl_sql_bexpr_has_subquery(const dl_sql_bexpr *expr);
+
+/* ---- views (sql_view.c) ------------------------------------------------------------------ */
+
+/* Whether name is global_temp.x. */
+bool dl_sql_name_is_global_temp(const dl_sql_name *name);
+
+/* The view name refers to, or *out NULL when it names none: unqualified a temporary view
+ * (when with_temp), global_temp.x a global one, else a persistent view of the catalog (in the
+ * binder's view_schema when unqualified). A damaged definition is an error. */
+DL_NODISCARD dl_status dl_sql_binder_find_view(dl_sql_binder *b, const dl_sql_name *name,
+                                               bool with_temp, const dl_sql_view **out,
+                                               dl_error *err);
+
+/* A reference to view v in FROM: its query bound (again) and conformed to its columns. */
+DL_NODISCARD dl_status dl_sql_binder_view(dl_sql_binder *b, const dl_sql_view *v,
+                                          const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err);
+
+/* CREATE VIEW's query, bound as v's: a reference to v itself is RECURSIVE_VIEW, and when v is
+ * persistent one to a temporary view or relation is INVALID_TEMP_OBJ_REFERENCE. */
+DL_NODISCARD dl_status dl_sql_binder_view_query(dl_sql_binder *b, const dl_sql_view *v,
+                                                const dl_sql_query *q, dl_sql_plan **out,
+                                                dl_error *err);
+
+/* The error for a view named as the target of a statement that needs a table (the binder's
+ * statement: Spark's and Delta's error class for it); display names the view. */
+DL_NODISCARD dl_status dl_sql_view_target_error(dl_sql_binder *b, const char *display,
+                                                dl_error *err);
+
+/* `schema`.`name` (or `name` for a temporary view), in the binder's arena. */
+const char *dl_sql_view_display(dl_sql_binder *b, const dl_sql_view *v);
 
 /* ---- statements (sql_admin.c, sql_describe.c, sql_copy.c, sql_optimize.c) ----------------------
  */

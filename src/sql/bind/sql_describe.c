@@ -34,6 +34,56 @@ dl_sql_name_is_path(const dl_sql_name *name) {
            dl_str_eq_nocase(name->parts[0].name, DL_STR("delta"));
 }
 
+static const dl_sql_view *
+temp_view(dl_sql_binder *b, const dl_sql_name *name) {
+    dl_sql_temp_rel *rel = dl_sql_session_temp_rel(b->session, name->parts[0].name);
+    return rel != NULL ? dl_sql_temp_rel_view(rel) : NULL;
+}
+
+dl_status
+dl_sql_view_target_error(dl_sql_binder *b, const char *display, dl_error *err) {
+    dl_sql_stmt_kind kind = b->stmt != NULL ? b->stmt->kind : DL_SQL_STMT_QUERY;
+    const char *what = dl_sql_stmt_kind_name(kind);
+    dl_status s;
+    if (kind == DL_SQL_STMT_DELETE || kind == DL_SQL_STMT_UPDATE || kind == DL_SQL_STMT_MERGE) {
+        s = dl_error_set(err, DL_ERR_SQL_BIND,
+                         "[DELTA_UNSUPPORTED_SOURCE] %s destination only supports Delta sources: "
+                         "%s is a view",
+                         what, display);
+    } else if (kind == DL_SQL_STMT_RESTORE) {
+        s = dl_error_set(err, DL_ERR_SQL_BIND,
+                         "[DELTA_ONLY_OPERATION] RESTORE is only supported for Delta tables: %s is "
+                         "a view",
+                         display);
+    } else {
+        s = dl_error_set(err, DL_ERR_SQL_BIND,
+                         "[EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE] '%s' expects a table, but %s is a "
+                         "view",
+                         kind == DL_SQL_STMT_TRUNCATE ? "TRUNCATE TABLE" : what, display);
+    }
+    dl_error_hint(err, "a view has no files of its own: name the table it reads instead");
+    return s;
+}
+
+/* After a table was not found (err holds why): a persistent view of the name is refused as a
+ * view; else the table's NOT_FOUND stands. */
+static dl_status
+refuse_stored_view(dl_sql_binder *b, const dl_sql_name *name, dl_error *err) {
+    dl_error table_err;
+    if (err != NULL) {
+        table_err = *err;
+    }
+    const dl_sql_view *view = NULL;
+    DL_TRY(dl_sql_binder_find_view(b, name, false, &view, err));
+    if (view != NULL) {
+        return dl_sql_view_target_error(b, dl_sql_view_display(b, view), err);
+    }
+    if (err != NULL) {
+        *err = table_err;
+    }
+    return DL_ERR_NOT_FOUND;
+}
+
 dl_status
 dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path,
                   uint32_t loc, dl_delta_table **out, const char **out_display, dl_error *err) {
@@ -49,6 +99,18 @@ dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_st
         DL_CHECK(p != NULL && *out_display != NULL, err, DL_ERR_NOMEM, "out of memory");
         s = cat->open_path != NULL ? cat->open_path(cat->ctx, p, out, err)
                                    : dl_error_set(err, DL_ERR_UNSUPPORTED, "no catalog");
+    } else if (name->n_parts == 1 && temp_view(b, name) != NULL) {
+        *out_display = name->parts[0].name.ptr;
+        s = dl_sql_view_target_error(b, dl_sql_view_display(b, temp_view(b, name)), err);
+    } else if (dl_sql_name_is_global_temp(name)) {
+        *out_display = name->parts[1].name.ptr;
+        dl_sql_temp_rel *g = dl_sql_session_global_temp(b->session, name->parts[1].name);
+        s = g != NULL
+                ? dl_sql_view_target_error(b, dl_sql_view_display(b, dl_sql_temp_rel_view(g)), err)
+                : dl_error_set(err, DL_ERR_NOT_FOUND,
+                               "[TABLE_OR_VIEW_NOT_FOUND] the global temporary view "
+                               "`global_temp`.`%s` cannot be found",
+                               *out_display);
     } else if (name->n_parts == 1 && dl_sql_session_temp_rel(b->session, name->parts[0].name)) {
         *out_display = name->parts[0].name.ptr;
         s = dl_error_set(err, DL_ERR_SQL_BIND,
@@ -61,6 +123,9 @@ dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_st
         *out_display = name->parts[name->n_parts - 1].name.ptr;
         s = cat->open_table != NULL ? cat->open_table(cat->ctx, schema, *out_display, out, err)
                                     : dl_error_set(err, DL_ERR_NOT_FOUND, "no catalog");
+        if (s == DL_ERR_NOT_FOUND) {
+            s = refuse_stored_view(b, name, err);
+        }
     }
     if (s != DL_OK) {
         dl_sql_binder_locate(b, loc, err);

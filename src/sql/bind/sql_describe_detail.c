@@ -193,6 +193,11 @@ dl_sql_binder_describe_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_p
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "DESCRIBE of a single column is not supported yet");
     }
+    const dl_sql_view *view = NULL;
+    DL_TRY(dl_sql_binder_find_view(b, n, true, &view, err));
+    if (view != NULL) {
+        return dl_sql_describe_view(b, view, out, err);
+    }
     dl_delta_snapshot *snap = NULL;
     const char *display = NULL;
     DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, &stmt->u.describe_table.tt, &snap,
@@ -267,9 +272,8 @@ show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, d
 
 /* ---- SHOW CREATE TABLE ------------------------------------------------------------------- */
 
-/* Appends name, in backticks when it is not a plain identifier. */
-static dl_status
-put_ident(dl_buf *out, const char *name, dl_error *err) {
+dl_status
+dl_sql_put_ident(dl_buf *out, const char *name, dl_error *err) {
     bool is_plain = name[0] != '\0' && !isdigit((unsigned char)name[0]);
     for (const char *p = name; *p != '\0' && is_plain; p++) {
         is_plain = isalnum((unsigned char)*p) || *p == '_';
@@ -285,9 +289,8 @@ put_ident(dl_buf *out, const char *name, dl_error *err) {
     return dl_buf_append_byte(out, '`', err);
 }
 
-/* Appends text as a SQL string literal ('...' with \' and \\ escaped). */
-static dl_status
-put_literal(dl_buf *out, const char *text, dl_error *err) {
+dl_status
+dl_sql_put_literal(dl_buf *out, const char *text, dl_error *err) {
     DL_TRY(dl_buf_append_byte(out, '\'', err));
     for (const char *p = text; *p != '\0'; p++) {
         if (*p == '\'' || *p == '\\') {
@@ -302,7 +305,7 @@ put_literal(dl_buf *out, const char *text, dl_error *err) {
 static dl_status
 put_column(dl_buf *out, const dl_delta_field *f, dl_error *err) {
     DL_TRY(dl_buf_append_cstr(out, "  ", err));
-    DL_TRY(put_ident(out, f->name, err));
+    DL_TRY(dl_sql_put_ident(out, f->name, err));
     DL_TRY(dl_buf_append_byte(out, ' ', err));
     DL_TRY(dl_vec_type_to_string(f->type, out, err));
     if (!f->is_nullable) {
@@ -322,7 +325,7 @@ put_column(dl_buf *out, const dl_delta_field *f, dl_error *err) {
     }
     if (f->comment != NULL) {
         DL_TRY(dl_buf_append_cstr(out, " COMMENT ", err));
-        DL_TRY(put_literal(out, f->comment, err));
+        DL_TRY(dl_sql_put_literal(out, f->comment, err));
     }
     return DL_OK;
 }
@@ -340,20 +343,20 @@ create_text(dl_delta_snapshot *snap, const char *name, dl_buf *out, dl_error *er
     }
     for (int32_t i = 0; i < md->n_partition_columns; i++) {
         DL_TRY(dl_buf_append_cstr(out, i == 0 ? "PARTITIONED BY (" : ", ", err));
-        DL_TRY(put_ident(out, md->partition_columns[i], err));
+        DL_TRY(dl_sql_put_ident(out, md->partition_columns[i], err));
         DL_TRY(dl_buf_append_cstr(out, i + 1 == md->n_partition_columns ? ")\n" : "", err));
     }
     if (md->description != NULL) {
         DL_TRY(dl_buf_append_cstr(out, "COMMENT ", err));
-        DL_TRY(put_literal(out, md->description, err));
+        DL_TRY(dl_sql_put_literal(out, md->description, err));
         DL_TRY(dl_buf_append_byte(out, '\n', err));
     }
     DL_TRY(dl_buf_append_cstr(out, "TBLPROPERTIES (\n", err));
     for (int32_t i = 0; i < md->n_configuration; i++) {
         DL_TRY(dl_buf_append_cstr(out, "  ", err));
-        DL_TRY(put_literal(out, md->configuration[i].key, err));
+        DL_TRY(dl_sql_put_literal(out, md->configuration[i].key, err));
         DL_TRY(dl_buf_append_cstr(out, " = ", err));
-        DL_TRY(put_literal(out, md->configuration[i].value, err));
+        DL_TRY(dl_sql_put_literal(out, md->configuration[i].value, err));
         DL_TRY(dl_buf_append_cstr(out, ",\n", err));
     }
     DL_TRY(dl_buf_appendf(out, err,
@@ -407,6 +410,13 @@ dl_status
 dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
                          dl_error *err) {
     const dl_sql_name *n = &stmt->u.show.name;
+    if (stmt->u.show.kind == DL_SQL_SHOW_CREATE_TABLE) {
+        const dl_sql_view *view = NULL;
+        DL_TRY(dl_sql_binder_find_view(b, n, true, &view, err));
+        if (view != NULL) {
+            return dl_sql_show_create_view(b, view, n->parts[0].loc, out, err);
+        }
+    }
     dl_delta_snapshot *snap = NULL;
     const char *display = NULL;
     DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, NULL, &snap, &display, err));

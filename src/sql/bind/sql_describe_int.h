@@ -57,4 +57,17 @@ DL_NODISCARD dl_status dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt 
 DL_NODISCARD dl_status dl_sql_binder_describe_table(dl_sql_binder *b, const dl_sql_stmt *stmt,
                                                     dl_sql_plan **out, dl_error *err);
 
+/* Appends name, in backticks when it is not a plain identifier; text as a SQL string literal
+ * ('...' with \' and \\ escaped). */
+DL_NODISCARD dl_status dl_sql_put_ident(dl_buf *out, const char *name, dl_error *err);
+DL_NODISCARD dl_status dl_sql_put_literal(dl_buf *out, const char *text, dl_error *err);
+
+/* DESCRIBE of a view: its columns as captured (sql_describe_view.c). */
+DL_NODISCARD dl_status dl_sql_describe_view(dl_sql_binder *b, const dl_sql_view *v,
+                                            dl_sql_plan **out, dl_error *err);
+
+/* SHOW CREATE TABLE of a persistent view (a temporary one is EXPECT_PERMANENT_VIEW_NOT_TEMP). */
+DL_NODISCARD dl_status dl_sql_show_create_view(dl_sql_binder *b, const dl_sql_view *v, uint32_t loc,
+                                               dl_sql_plan **out, dl_error *err);
+
 #endif /* DL_SQL_SQL_DESCRIBE_INT_H */

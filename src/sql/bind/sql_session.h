@@ -62,6 +62,20 @@ typedef struct dl_sql_catalog {
     dl_status (*list_schemas)(void *ctx,
                               dl_status (*visit)(void *vctx, const char *name, dl_error *err),
                               void *vctx, dl_error *err);
+    /* Persistent views: a definition's bytes (the engine's encoding, sql_view.c) per
+     * schema.name. read: NOT_FOUND when none; write: atomic, is_replace false creates only if
+     * absent (EXISTS); drop: NOT_FOUND when none; list: names sorted. NULL: no views. */
+    dl_status (*read_view)(void *ctx, const char *schema, const char *name, dl_buf *out,
+                           dl_error *err);
+    dl_status (*write_view)(void *ctx, const char *schema, const char *name, const char *text,
+                            size_t len, bool is_replace, dl_error *err);
+    dl_status (*drop_view)(void *ctx, const char *schema, const char *name, dl_error *err);
+    dl_status (*list_views)(void *ctx, const char *schema,
+                            dl_status (*visit)(void *vctx, const char *name, dl_error *err),
+                            void *vctx, dl_error *err);
+    /* DROP TABLE (deletes a managed table's folder; NOT_FOUND when none) and DROP SCHEMA. */
+    dl_status (*drop_table)(void *ctx, const char *schema, const char *name, dl_error *err);
+    dl_status (*drop_schema)(void *ctx, const char *schema, bool is_cascade, dl_error *err);
 } dl_sql_catalog;
 
 /* ---- sessions ------------------------------------------------------------------------------ */

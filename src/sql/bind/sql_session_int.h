@@ -39,8 +39,54 @@ struct dl_sql_session {
      * read (dl_sql_session_progress); zeroed as a statement starts. */
     _Atomic(int64_t) progress_done;
     _Atomic(int64_t) progress_total;
-    dl_sql_temp_rel *temp_rels; /* registered relations (sql_temp_rel.c), newest first */
+    dl_sql_temp_rel *temp_rels;    /* registered relations and temporary views (sql_temp_rel.c) */
+    dl_sql_temp_rel *global_temps; /* GLOBAL TEMP views (schema global_temp) */
 };
+
+/* A view's definition (sql_view.c): what CREATE VIEW captured, all in one arena. */
+typedef struct dl_sql_view {
+    const char *name;   /* persistent views: folded as the catalog folds names */
+    const char *schema; /* persistent: its schema; global temporary: global_temp; else NULL */
+    const char *text;   /* the query's SQL text (Spark's viewText) */
+    const char *current_schema; /* the schema current at creation: the query's unqualified names */
+    dl_delta_schema columns;    /* the view's columns: its names, the types captured at creation */
+    const char **query_names;   /* per column: the query's output column it was made from */
+    const char **comments;      /* per column: its comment, or NULL */
+    const char *comment;        /* COMMENT, or NULL */
+    const char **prop_keys;     /* TBLPROPERTIES */
+    const char **prop_values;
+    int32_t n_props;
+    int64_t created_ms;
+    bool is_temp; /* TEMP or GLOBAL TEMP: lives for the session */
+} dl_sql_view;
+
+/* The JSON a persistent view is stored as (sql_view.c documents it), appended to out. */
+DL_NODISCARD dl_status dl_sql_view_encode(const dl_sql_view *view, dl_buf *out, dl_error *err);
+
+/* A definition from its JSON, into arena; CORRUPT / UNSUPPORTED naming what (the view). */
+DL_NODISCARD dl_status dl_sql_view_decode(dl_arena *arena, const char *what, dl_str text,
+                                          dl_sql_view *out, dl_error *err);
+
+/* A temporary relation holding the view (copied into the relation's arena, is_temp set): one
+ * reference, to register with dl_sql_session_register[_global]. */
+DL_NODISCARD dl_status dl_sql_temp_rel_new_view(const dl_allocator *alloc, const dl_sql_view *view,
+                                                dl_sql_temp_rel **out, dl_error *err);
+
+/* rel's view, or NULL when rel holds rows. */
+const dl_sql_view *dl_sql_temp_rel_view(const dl_sql_temp_rel *rel);
+
+/* The GLOBAL TEMP view named name (no case), or NULL; registering one replaces a view of the
+ * same name; unregistering is true when there was one. */
+dl_sql_temp_rel *dl_sql_session_global_temp(const dl_sql_session *session, dl_str name);
+DL_NODISCARD dl_status dl_sql_session_register_global(dl_sql_session *session, dl_sql_temp_rel *rel,
+                                                      dl_error *err);
+bool dl_sql_session_unregister_global(dl_sql_session *session, const char *name);
+
+/* Visits the names of the list head (views_only: only temporary views), sorted. */
+DL_NODISCARD dl_status dl_sql_temp_list(const dl_sql_temp_rel *head, bool views_only,
+                                        dl_status (*visit)(void *vctx, const char *name,
+                                                           dl_error *err),
+                                        void *vctx, dl_error *err);
 
 /* The temporary relation named name (no case), or NULL. */
 dl_sql_temp_rel *dl_sql_session_temp_rel(const dl_sql_session *session, dl_str name);

@@ -23,6 +23,7 @@ struct dl_sql_temp_rel {
     int64_t n_chunks;
     int64_t cap_chunks;
     int64_t n_rows;
+    dl_sql_view *view;     /* a temporary view: its definition (in arena), and no rows */
     dl_sql_temp_rel *next; /* the session's list */
 };
 
@@ -118,9 +119,9 @@ dl_sql_temp_rel_append(dl_sql_temp_rel *rel, dl_vector *const *cols, int64_t n, 
 
 /* ---- the session's list ---------------------------------------------------------------------- */
 
-dl_sql_temp_rel *
-dl_sql_session_temp_rel(const dl_sql_session *session, dl_str name) {
-    for (dl_sql_temp_rel *r = session->temp_rels; r != NULL; r = r->next) {
+static dl_sql_temp_rel *
+list_find(dl_sql_temp_rel *head, dl_str name) {
+    for (dl_sql_temp_rel *r = head; r != NULL; r = r->next) {
         if (dl_str_eq_nocase(dl_str_from_cstr(r->name), name)) {
             return r;
         }
@@ -128,22 +129,54 @@ dl_sql_session_temp_rel(const dl_sql_session *session, dl_str name) {
     return NULL;
 }
 
-dl_status
-dl_sql_session_register(dl_sql_session *session, dl_sql_temp_rel *rel, dl_error *err) {
+dl_sql_temp_rel *
+dl_sql_session_temp_rel(const dl_sql_session *session, dl_str name) {
+    return list_find(session->temp_rels, name);
+}
+
+dl_sql_temp_rel *
+dl_sql_session_global_temp(const dl_sql_session *session, dl_str name) {
+    return list_find(session->global_temps, name);
+}
+
+static bool list_remove(dl_sql_temp_rel **head, const char *name);
+
+static dl_status
+list_add(dl_sql_temp_rel **head, dl_sql_temp_rel *rel, dl_error *err) {
     if (rel->schema == NULL) {
         dl_sql_temp_rel_free(rel);
         DL_FAIL(err, DL_ERR_INVALID_ARG, "a temporary relation without a schema");
     }
-    (void)dl_sql_session_unregister(session, rel->name);
-    rel->next = session->temp_rels;
-    session->temp_rels = rel;
+    (void)list_remove(head, rel->name);
+    rel->next = *head;
+    *head = rel;
     return DL_OK;
+}
+
+dl_status
+dl_sql_session_register(dl_sql_session *session, dl_sql_temp_rel *rel, dl_error *err) {
+    return list_add(&session->temp_rels, rel, err);
+}
+
+dl_status
+dl_sql_session_register_global(dl_sql_session *session, dl_sql_temp_rel *rel, dl_error *err) {
+    return list_add(&session->global_temps, rel, err);
 }
 
 bool
 dl_sql_session_unregister(dl_sql_session *session, const char *name) {
+    return list_remove(&session->temp_rels, name);
+}
+
+bool
+dl_sql_session_unregister_global(dl_sql_session *session, const char *name) {
+    return list_remove(&session->global_temps, name);
+}
+
+static bool
+list_remove(dl_sql_temp_rel **head, const char *name) {
     dl_str key = dl_str_from_cstr(name);
-    for (dl_sql_temp_rel **p = &session->temp_rels; *p != NULL; p = &(*p)->next) {
+    for (dl_sql_temp_rel **p = head; *p != NULL; p = &(*p)->next) {
         if (dl_str_eq_nocase(dl_str_from_cstr((*p)->name), key)) {
             dl_sql_temp_rel *gone = *p;
             *p = gone->next;
@@ -162,6 +195,42 @@ dl_sql_session_free_temp_rels(dl_sql_session *session) {
         session->temp_rels = r->next;
         dl_sql_temp_rel_free(r);
     }
+    while (session->global_temps != NULL) {
+        dl_sql_temp_rel *r = session->global_temps;
+        session->global_temps = r->next;
+        dl_sql_temp_rel_free(r);
+    }
+}
+
+const dl_sql_view *
+dl_sql_temp_rel_view(const dl_sql_temp_rel *rel) {
+    return rel->view;
+}
+
+dl_status
+dl_sql_temp_rel_new_view(const dl_allocator *alloc, const dl_sql_view *view, dl_sql_temp_rel **out,
+                         dl_error *err) {
+    dl_sql_temp_rel *rel = NULL;
+    DL_TRY(dl_sql_temp_rel_new(alloc, view->name, &rel, err));
+    dl_buf text;
+    dl_buf_init(&text, alloc);
+    dl_status s = dl_sql_view_encode(view, &text, err);
+    rel->view = s == DL_OK ? dl_arena_alloc_zero(&rel->arena, sizeof(*rel->view)) : NULL;
+    if (s == DL_OK && rel->view == NULL) {
+        s = dl_error_set(err, DL_ERR_NOMEM, "out of memory making a temporary view");
+    }
+    if (s == DL_OK) {
+        s = dl_sql_view_decode(&rel->arena, view->name, dl_buf_view(&text), rel->view, err);
+    }
+    dl_buf_destroy(&text);
+    if (s != DL_OK) {
+        dl_sql_temp_rel_free(rel);
+        return s;
+    }
+    rel->view->is_temp = true;
+    rel->schema = rel->view->columns.type;
+    *out = rel;
+    return DL_OK;
 }
 
 /* ---- binding a reference ----------------------------------------------------------------------
@@ -209,11 +278,21 @@ dl_status
 dl_sql_session_list_temp_rels(const dl_sql_session *session,
                               dl_status (*visit)(void *vctx, const char *name, dl_error *err),
                               void *vctx, dl_error *err) {
+    return dl_sql_temp_list(session->temp_rels, false, visit, vctx, err);
+}
+
+dl_status
+dl_sql_temp_list(const dl_sql_temp_rel *head, bool views_only,
+                 dl_status (*visit)(void *vctx, const char *name, dl_error *err), void *vctx,
+                 dl_error *err) {
     /* few relations: repeated minimum search keeps the listing sorted without allocating */
     const char *last = NULL;
     for (;;) {
         const char *next = NULL;
-        for (const dl_sql_temp_rel *r = session->temp_rels; r != NULL; r = r->next) {
+        for (const dl_sql_temp_rel *r = head; r != NULL; r = r->next) {
+            if (views_only && r->view == NULL) {
+                continue;
+            }
             if (r->name == NULL) {
                 continue; /* never: dl_sql_temp_rel_new refuses to make one */
             }

@@ -99,8 +99,8 @@ glob_nocase(const char *p, const char *s) {
 }
 
 /* Spark's SHOW ... LIKE pattern: alternatives separated by '|', '*' any run, case-blind. */
-static bool
-pattern_match(const char *pattern, const char *name) {
+bool
+dl_sql_show_pattern_match(const char *pattern, const char *name) {
     char alt[256];
     const char *p = pattern;
     for (;;) {
@@ -149,7 +149,7 @@ collect_name(void *vctx, const char *name, dl_error *err) {
         l->items = grown;
         l->cap = cap;
     }
-    if (l->pattern != NULL && !pattern_match(l->pattern, name)) {
+    if (l->pattern != NULL && !dl_sql_show_pattern_match(l->pattern, name)) {
         return DL_OK;
     }
     const char *copy = dl_arena_strndup(l->b->arena, name, strlen(name));
@@ -218,20 +218,39 @@ show_functions(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_
     return dl_sql_plan_strings(b, names, 1, l->items, kept, out, err);
 }
 
+/* SHOW TABLES [IN schema] [LIKE pattern]: the schema's tables and views by name (IN
+ * global_temp: the GLOBAL TEMP views), then the session's temporary views and relations. */
 static dl_status
 show_tables(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     static const char *const names[] = {"namespace", "tableName", "isTemporary"};
     dl_sql_catalog *cat = &b->session->catalog;
-    name_list l = {.b = b, .per_row = 3, .pattern = show_pattern(stmt)};
+    name_list own = {.b = b, .per_row = 1, .pattern = show_pattern(stmt)};
     const char *schema = stmt->u.show.has_name
                              ? stmt->u.show.name.parts[stmt->u.show.name.n_parts - 1].name.ptr
                              : NULL;
+    bool is_global =
+        schema != NULL && dl_str_eq_nocase(dl_str_from_cstr(schema), DL_STR("global_temp"));
     const char *current = cat->current_schema != NULL ? cat->current_schema(cat->ctx) : NULL;
-    l.prefix = schema != NULL ? schema : (current != NULL ? current : "default");
-    DL_CHECK(cat->list_tables != NULL, err, DL_ERR_UNSUPPORTED, "no catalog to list");
-    DL_TRY(cat->list_tables(cat->ctx, schema, collect_name, &l, err));
+    const char *prefix = schema != NULL ? schema : (current != NULL ? current : "default");
+    if (is_global) {
+        DL_TRY(dl_sql_temp_list(b->session->global_temps, true, collect_name, &own, err));
+    } else {
+        DL_CHECK(cat->list_tables != NULL, err, DL_ERR_UNSUPPORTED, "no catalog to list");
+        DL_TRY(cat->list_tables(cat->ctx, schema, collect_name, &own, err));
+        if (cat->list_views != NULL) {
+            DL_TRY(cat->list_views(cat->ctx, schema, collect_name, &own, err));
+        }
+        if (own.n > 1) {
+            qsort((void *)own.items, (size_t)own.n, sizeof(char *), compare_names);
+        }
+    }
+    name_list l = {.b = b, .per_row = 3, .prefix = prefix, .is_temp = is_global};
+    for (int64_t i = 0; i < own.n; i++) {
+        DL_TRY(collect_name(&l, own.items[i], err));
+    }
     l.prefix = ""; /* Spark: temporary views have no namespace */
     l.is_temp = true;
+    l.pattern = show_pattern(stmt);
     DL_TRY(dl_sql_session_list_temp_rels(b->session, collect_name, &l, err));
     return dl_sql_plan_strings(b, names, 3, l.items, l.n / 3, out, err);
 }
@@ -253,6 +272,8 @@ exec_show(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error
         return show_tables(b, stmt, out, err);
     case DL_SQL_SHOW_SCHEMAS:
         return show_schemas(b, stmt, out, err);
+    case DL_SQL_SHOW_VIEWS:
+        return dl_sql_show_views(b, stmt, out, err);
     case DL_SQL_SHOW_FUNCTIONS:
         return show_functions(b, stmt, out, err);
     case DL_SQL_SHOW_TBLPROPERTIES:
@@ -303,4 +324,50 @@ dl_sql_exec_admin(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, 
     default:
         return exec_show(b, stmt, out, err);
     }
+}
+
+/* ---- CACHE, UNCACHE, REFRESH, CLEAR CACHE, ANALYZE --------------------------------------------
+ */
+
+/* Whether name resolves to a table or view (bound as FROM name would be, then dropped). */
+static dl_status
+check_relation(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    dl_sql_tref tref = {.kind = DL_SQL_TREF_TABLE, .loc = stmt->u.cache.name.parts[0].loc};
+    tref.u.table.name = stmt->u.cache.name;
+    dl_sql_rel rel = {0};
+    dl_status s = dl_sql_binder_table(b, &tref, &rel, err);
+    if (s == DL_ERR_NOT_FOUND && stmt->u.cache.if_exists) {
+        dl_error_clear(err);
+        return DL_OK;
+    }
+    return s;
+}
+
+dl_status
+dl_sql_exec_cache(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
+    *out = NULL;
+    if (stmt->u.cache.has_name) {
+        DL_TRY(check_relation(b, stmt, err));
+    }
+    const char *text = NULL;
+    switch (stmt->u.cache.kind) {
+    case DL_SQL_CACHE_TABLE:
+        text = "CACHE TABLE did nothing: deltalite keeps no cache, and every statement reads the "
+               "table from its files";
+        break;
+    case DL_SQL_CACHE_UNCACHE:
+        text = "UNCACHE TABLE did nothing: deltalite keeps no cache";
+        break;
+    case DL_SQL_CACHE_REFRESH:
+        text = "REFRESH TABLE did nothing: every statement reads the table's latest version";
+        break;
+    case DL_SQL_CACHE_CLEAR:
+        text = "CLEAR CACHE did nothing: deltalite keeps no cache";
+        break;
+    default:
+        text = "ANALYZE TABLE computed nothing: deltalite plans with the per-file statistics of "
+               "the Delta log (Spark 4.2 with Delta refuses ANALYZE TABLE on a Delta table)";
+        break;
+    }
+    return dl_sql_notice(b, text, out, err);
 }

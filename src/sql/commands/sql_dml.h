@@ -427,6 +427,34 @@ DL_NODISCARD dl_status dl_sql_dml_optimize(dl_sql_binder *b, const dl_sql_stmt *
 DL_NODISCARD dl_status dl_sql_exec_admin(dl_sql_binder *b, const dl_sql_stmt *stmt,
                                          dl_sql_plan **out, dl_error *err);
 
+/* CREATE [OR REPLACE] [GLOBAL] [TEMP] VIEW (sql_view_ddl.c). */
+DL_NODISCARD dl_status dl_sql_exec_create_view(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                               dl_error *err);
+
+/* DROP TABLE / VIEW / SCHEMA (sql_view_ddl.c); *out a notice row or NULL. */
+DL_NODISCARD dl_status dl_sql_exec_drop(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                        dl_sql_plan **out, dl_error *err);
+
+/* SHOW VIEWS [IN schema] [LIKE pattern] (sql_view_ddl.c). */
+DL_NODISCARD dl_status dl_sql_show_views(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                         dl_sql_plan **out, dl_error *err);
+
+/* TRUNCATE TABLE t (sql_truncate.c). */
+DL_NODISCARD dl_status dl_sql_dml_truncate(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                           dl_error *err);
+
+/* CACHE [LAZY] TABLE, UNCACHE TABLE, REFRESH TABLE, CLEAR CACHE, ANALYZE TABLE: the table is
+ * checked to exist, nothing else is done, and a one-row notice says so (sql_admin.c). */
+DL_NODISCARD dl_status dl_sql_exec_cache(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                         dl_sql_plan **out, dl_error *err);
+
+/* A one-row result, column `result`, holding text (a statement's notice). */
+DL_NODISCARD dl_status dl_sql_notice(dl_sql_binder *b, const char *text, dl_sql_plan **out,
+                                     dl_error *err);
+
+/* Spark's SHOW ... LIKE pattern ('*' any run, '|' alternatives, case-blind). */
+bool dl_sql_show_pattern_match(const char *pattern, const char *name);
+
 /* COPY (query) TO 'file': runs now; *out NULL or a one-row plan with the row count. */
 DL_NODISCARD dl_status dl_sql_exec_copy(dl_sql_binder *b, const dl_sql_stmt *stmt,
                                         dl_sql_plan **out, dl_error *err);

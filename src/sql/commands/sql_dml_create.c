@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "sql/bind/sql_describe_int.h"
 #include "sql/commands/sql_dml.h"
 
 typedef struct create_ctx {
@@ -237,6 +238,21 @@ check_existence(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, bool *
                 dl_error *err) {
     bool exists = c->t.snap != NULL;
     *out_skip = false;
+    const dl_sql_name *n = &stmt->u.create_table.name;
+    const dl_sql_view *view = NULL;
+    if (!exists && !dl_sql_name_is_path(n)) {
+        DL_TRY(dl_sql_binder_find_view(b, n, false, &view, err));
+    }
+    if (view != NULL && stmt->u.create_table.if_not_exists) {
+        *out_skip = true;
+        return DL_OK;
+    }
+    if (view != NULL) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_EXISTS, err,
+                         "[TABLE_OR_VIEW_ALREADY_EXISTS] cannot create table %s: a view of that "
+                         "name exists (DROP VIEW it first)",
+                         c->table_name);
+    }
     if (stmt->u.create_table.is_replace && !exists) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_NOT_FOUND, err,
                          "[TABLE_OR_VIEW_NOT_FOUND] cannot replace table %s: it does not exist",

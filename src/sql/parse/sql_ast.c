@@ -242,6 +242,7 @@ dl_sql_stmt_kind_name(dl_sql_stmt_kind kind) {
         [DL_SQL_STMT_CONVERT] = "CONVERT TO DELTA",
         [DL_SQL_STMT_TRUNCATE] = "TRUNCATE",
         [DL_SQL_STMT_GENERATE] = "GENERATE",
+        [DL_SQL_STMT_CACHE] = "CACHE",
     };
     if ((size_t)kind >= DL_ARRAY_LEN(names) || names[kind] == NULL) {
         return "statement";

@@ -660,7 +660,16 @@ typedef enum dl_sql_stmt_kind {
     DL_SQL_STMT_CONVERT,
     DL_SQL_STMT_TRUNCATE,
     DL_SQL_STMT_GENERATE,
+    DL_SQL_STMT_CACHE, /* CACHE, UNCACHE, REFRESH, CLEAR CACHE, ANALYZE: accepted, nothing done */
 } dl_sql_stmt_kind;
+
+typedef enum dl_sql_cache_kind {
+    DL_SQL_CACHE_TABLE = 1, /* CACHE [LAZY] TABLE t [OPTIONS (...)] */
+    DL_SQL_CACHE_UNCACHE,   /* UNCACHE TABLE [IF EXISTS] t */
+    DL_SQL_CACHE_REFRESH,   /* REFRESH [TABLE] t */
+    DL_SQL_CACHE_CLEAR,     /* CLEAR CACHE */
+    DL_SQL_CACHE_ANALYZE,   /* ANALYZE TABLE t [PARTITION (...)] COMPUTE STATISTICS [...] */
+} dl_sql_cache_kind;
 
 /* A table named or given by path: VACUUM 'path', OPTIMIZE delta.`path`, DESCRIBE HISTORY t. */
 typedef struct dl_sql_target {
@@ -1044,6 +1053,14 @@ struct dl_sql_stmt {
             dl_sql_ident mode; /* symlink_format_manifest */
             dl_sql_name table;
         } generate;
+
+        struct {
+            dl_sql_cache_kind kind;
+            bool has_name; /* CLEAR CACHE has none */
+            dl_sql_name name;
+            bool is_lazy;
+            bool if_exists;
+        } cache;
     } u;
 };
 

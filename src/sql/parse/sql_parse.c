@@ -828,9 +828,7 @@ refuse_statement(dl_sql_parser *p) {
     const dl_sql_token *t = dl_sql_tok(p);
     const dl_sql_token *t2 = dl_sql_peek(p, 1);
     bool two = t2->kind == DL_SQL_TOK_WORD;
-    return dl_sql_fail_tok(p, t, DL_ERR_UNSUPPORTED,
-                           "%.*s%s%.*s is not supported by deltalite (tables are read from the "
-                           "log each time; there is nothing to cache, refresh or analyze)",
+    return dl_sql_fail_tok(p, t, DL_ERR_UNSUPPORTED, "%.*s%s%.*s is not supported by deltalite",
                            (int)t->len, p->text + t->off, two ? " " : "", two ? (int)t2->len : 0,
                            p->text + t2->off);
 }
@@ -922,6 +920,11 @@ statement_parser(dl_sql_kw kw) {
         return dl_sql_parse_convert;
     case DL_SQL_KW_GENERATE:
         return dl_sql_parse_generate;
+    case DL_SQL_KW_CACHE:
+    case DL_SQL_KW_UNCACHE:
+    case DL_SQL_KW_REFRESH:
+    case DL_SQL_KW_ANALYZE:
+        return dl_sql_parse_cache;
     default:
         return NULL;
     }
@@ -929,9 +932,8 @@ statement_parser(dl_sql_kw kw) {
 
 static bool
 is_refused_statement(dl_sql_kw kw) {
-    return kw == DL_SQL_KW_CACHE || kw == DL_SQL_KW_UNCACHE || kw == DL_SQL_KW_REFRESH ||
-           kw == DL_SQL_KW_ANALYZE || kw == DL_SQL_KW_MSCK || kw == DL_SQL_KW_GRANT ||
-           kw == DL_SQL_KW_REVOKE || kw == DL_SQL_KW_LOAD;
+    return kw == DL_SQL_KW_MSCK || kw == DL_SQL_KW_GRANT || kw == DL_SQL_KW_REVOKE ||
+           kw == DL_SQL_KW_LOAD;
 }
 
 dl_status
@@ -945,6 +947,9 @@ dl_sql_parse_statement(dl_sql_parser *p, dl_sql_stmt **out) {
         fn = parse_query_stmt;
     } else if (first->kind == DL_SQL_TOK_WORD) {
         fn = statement_parser((dl_sql_kw)first->kw);
+        if (fn == NULL && dl_sql_tok_is_word(p, first, "CLEAR")) {
+            fn = dl_sql_parse_cache;
+        }
         if (fn == NULL && is_refused_statement((dl_sql_kw)first->kw)) {
             return refuse_statement(p);
         }

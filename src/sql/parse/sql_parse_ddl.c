@@ -316,6 +316,19 @@ parse_view_columns(dl_sql_parser *p, dl_sql_stmt *s) {
     return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, "column list");
 }
 
+/* WITH SCHEMA COMPENSATION (consumed up to SCHEMA): how a view meets its tables' changes.
+ * COMPENSATION is what deltalite's views do (and Spark's default); the others are refused. */
+static dl_status
+parse_schema_binding(dl_sql_parser *p) {
+    if (dl_sql_tok_is_word(p, dl_sql_tok(p), "COMPENSATION")) {
+        dl_sql_advance(p);
+        return DL_OK;
+    }
+    return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
+                           "only WITH SCHEMA COMPENSATION is supported: a deltalite view finds "
+                           "its columns by name and casts them to the types it was made with");
+}
+
 static dl_status
 parse_create_view(dl_sql_parser *p, dl_sql_stmt *s) {
     s->kind = DL_SQL_STMT_CREATE_VIEW;
@@ -337,6 +350,10 @@ parse_create_view(dl_sql_parser *p, dl_sql_stmt *s) {
                 return duplicate(p, at, "TBLPROPERTIES");
             }
             DL_TRY(dl_sql_parse_props(p, true, &s->u.create_view.props));
+        } else if (dl_sql_is_kw(p, DL_SQL_KW_WITH) && dl_sql_peek_is_kw(p, 1, DL_SQL_KW_SCHEMA)) {
+            dl_sql_advance(p);
+            dl_sql_advance(p);
+            DL_TRY(parse_schema_binding(p));
         } else {
             break;
         }

@@ -481,3 +481,93 @@ dl_sql_parse_generate(dl_sql_parser *p, dl_sql_stmt *s) {
     DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TABLE));
     return dl_sql_parse_name(p, "a table name", &s->u.generate.table);
 }
+
+/* ---- CACHE, UNCACHE, REFRESH, CLEAR CACHE, ANALYZE ------------------------------------------ */
+
+static dl_status
+expect_word(dl_sql_parser *p, const char *w) {
+    if (!dl_sql_tok_is_word(p, dl_sql_tok(p), w)) {
+        return dl_sql_fail_expected(p, w);
+    }
+    dl_sql_advance(p);
+    return DL_OK;
+}
+
+static dl_status
+parse_cache_table(dl_sql_parser *p, dl_sql_stmt *s) {
+    s->u.cache.kind = DL_SQL_CACHE_TABLE;
+    if (dl_sql_tok_is_word(p, dl_sql_tok(p), "LAZY")) {
+        dl_sql_advance(p);
+        s->u.cache.is_lazy = true;
+    }
+    DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TABLE));
+    s->u.cache.has_name = true;
+    DL_TRY(dl_sql_parse_name(p, "a table name", &s->u.cache.name));
+    if (dl_sql_accept_kw(p, DL_SQL_KW_OPTIONS)) {
+        dl_sql_prop_list options;
+        DL_TRY(dl_sql_parse_props(p, true, &options));
+    }
+    if (!dl_sql_at_end(p)) {
+        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
+                               "CACHE TABLE ... AS query is not supported: write CREATE TEMP VIEW "
+                               "name AS query (deltalite keeps no cache)");
+    }
+    return DL_OK;
+}
+
+/* ANALYZE TABLE t [PARTITION (...)] COMPUTE STATISTICS [NOSCAN | FOR COLUMNS a, ... | FOR ALL
+ * COLUMNS] (ANALYZE consumed). */
+static dl_status
+parse_analyze(dl_sql_parser *p, dl_sql_stmt *s) {
+    s->u.cache.kind = DL_SQL_CACHE_ANALYZE;
+    DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TABLE));
+    s->u.cache.has_name = true;
+    DL_TRY(dl_sql_parse_name(p, "a table name", &s->u.cache.name));
+    dl_sql_partition_spec part;
+    DL_TRY(dl_sql_parse_partition_spec(p, &part));
+    DL_TRY(expect_word(p, "COMPUTE"));
+    DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_STATISTICS));
+    if (dl_sql_tok_is_word(p, dl_sql_tok(p), "NOSCAN")) {
+        dl_sql_advance(p);
+    } else if (dl_sql_accept_kw(p, DL_SQL_KW_FOR)) {
+        if (dl_sql_accept_kw(p, DL_SQL_KW_ALL)) {
+            return dl_sql_expect_kw(p, DL_SQL_KW_COLUMNS);
+        }
+        DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_COLUMNS));
+        do {
+            dl_sql_name column;
+            DL_TRY(dl_sql_parse_name(p, "a column name", &column));
+        } while (dl_sql_accept(p, DL_SQL_TOK_COMMA));
+    }
+    return DL_OK;
+}
+
+dl_status
+dl_sql_parse_cache(dl_sql_parser *p, dl_sql_stmt *s) {
+    s->kind = DL_SQL_STMT_CACHE;
+    const dl_sql_token *first = dl_sql_tok(p);
+    dl_sql_advance(p);
+    if (first->kw == DL_SQL_KW_CACHE) {
+        return parse_cache_table(p, s);
+    }
+    if (first->kw == DL_SQL_KW_ANALYZE) {
+        return parse_analyze(p, s);
+    }
+    if (first->kw != DL_SQL_KW_UNCACHE && first->kw != DL_SQL_KW_REFRESH) {
+        s->u.cache.kind = DL_SQL_CACHE_CLEAR; /* CLEAR */
+        return dl_sql_expect_kw(p, DL_SQL_KW_CACHE);
+    }
+    bool is_refresh = first->kw == DL_SQL_KW_REFRESH;
+    s->u.cache.kind = is_refresh ? DL_SQL_CACHE_REFRESH : DL_SQL_CACHE_UNCACHE;
+    if (is_refresh) {
+        (void)dl_sql_accept_kw(p, DL_SQL_KW_TABLE);
+    } else {
+        DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TABLE));
+        if (dl_sql_accept_kw(p, DL_SQL_KW_IF)) {
+            DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_EXISTS));
+            s->u.cache.if_exists = true;
+        }
+    }
+    s->u.cache.has_name = true;
+    return dl_sql_parse_name(p, "a table name", &s->u.cache.name);
+}

@@ -328,6 +328,8 @@ DL_NODISCARD dl_status dl_sql_parse_reset(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_copy(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_convert(dl_sql_parser *p, dl_sql_stmt *s);
 DL_NODISCARD dl_status dl_sql_parse_generate(dl_sql_parser *p, dl_sql_stmt *s);
+/* CACHE [LAZY] TABLE, UNCACHE TABLE, REFRESH [TABLE], CLEAR CACHE, ANALYZE TABLE. */
+DL_NODISCARD dl_status dl_sql_parse_cache(dl_sql_parser *p, dl_sql_stmt *s);
 
 /* ---- heights (sql_ast.c) ------------------------------------------------------------------ */
 

@@ -920,6 +920,30 @@ pr_convert(dl_sql_printer *pr, const dl_sql_stmt *s) {
     dl_sql_pr_str(pr, cols.n > 0 ? ")" : "");
 }
 
+/* CACHE and its kin; ANALYZE's column list is not kept (the statement does nothing with it). */
+static void
+pr_cache(dl_sql_printer *pr, const dl_sql_stmt *s) {
+    static const char *const heads[] = {
+        [DL_SQL_CACHE_TABLE] = "CACHE TABLE ",     [DL_SQL_CACHE_UNCACHE] = "UNCACHE TABLE ",
+        [DL_SQL_CACHE_REFRESH] = "REFRESH TABLE ", [DL_SQL_CACHE_CLEAR] = "CLEAR CACHE",
+        [DL_SQL_CACHE_ANALYZE] = "ANALYZE TABLE ",
+    };
+    if (s->u.cache.kind == DL_SQL_CACHE_TABLE && s->u.cache.is_lazy) {
+        dl_sql_pr_str(pr, "CACHE LAZY TABLE ");
+    } else {
+        dl_sql_pr_str(pr, heads[s->u.cache.kind]);
+    }
+    if (s->u.cache.if_exists) {
+        dl_sql_pr_str(pr, "IF EXISTS ");
+    }
+    if (s->u.cache.has_name) {
+        dl_sql_pr_name(pr, &s->u.cache.name);
+    }
+    if (s->u.cache.kind == DL_SQL_CACHE_ANALYZE) {
+        dl_sql_pr_str(pr, " COMPUTE STATISTICS");
+    }
+}
+
 static void
 pr_misc(dl_sql_printer *pr, const dl_sql_stmt *s) {
     static const char *const modes[] = {
@@ -950,6 +974,9 @@ pr_misc(dl_sql_printer *pr, const dl_sql_stmt *s) {
         dl_sql_pr_str(pr, "TRUNCATE TABLE ");
         dl_sql_pr_name(pr, &s->u.truncate.table);
         pr_partition_spec(pr, s->u.truncate.partition);
+        return;
+    case DL_SQL_STMT_CACHE:
+        pr_cache(pr, s);
         return;
     case DL_SQL_STMT_GENERATE:
         dl_sql_pr_str(pr, "GENERATE ");

@@ -317,6 +317,28 @@ def test_temp_views(spark):
     assert not spark.catalog.tableExists("nothing")
 
 
+def test_temp_views_are_the_engines(spark):
+    """A DataFrame's temporary view is the engine's: SHOW VIEWS lists it, a statement through the
+    native connection reads it, and a persistent view over a table is seen by the catalog; a
+    query the engine cannot make a view of (duplicate names) still works as Spark's does."""
+    spark.createDataFrame([(1, "a"), (2, "b")], ["id", "v"]).createOrReplaceTempView("tv")
+    assert [r.viewName for r in spark.sql("SHOW VIEWS").collect()] == ["tv"]
+    assert spark._con.sql("SELECT count(*) FROM tv").fetchall() == [(2,)]
+    spark.sql("SELECT id FROM tv WHERE id > 1").createOrReplaceTempView("tv2")
+    assert spark.table("tv2").collect() == [Row(id=2)]
+    left = spark.createDataFrame([(1, "x")], ["id", "v"])
+    left.join(left, "id").createOrReplaceTempView("dups")  # two columns named v
+    assert spark.sql("SELECT count(*) AS n FROM dups").collect()[0].n == 1
+    assert {t.name for t in spark.catalog.listTables()} >= {"tv", "tv2", "dups"}
+    assert spark.catalog.dropTempView("tv2") and not spark.catalog.dropTempView("tv2")
+    assert [r.viewName for r in spark.sql("SHOW VIEWS").collect()] == ["tv"]
+    spark.createDataFrame([(5,)], ["k"]).write.format("delta").saveAsTable("base")
+    spark.sql("CREATE VIEW pv AS SELECT k FROM base")
+    assert spark.table("pv").collect() == [Row(k=5)]
+    types = {t.name: t.tableType for t in spark.catalog.listTables()}
+    assert types["pv"] == "VIEW" and types["base"] == "MANAGED"
+
+
 def test_delta_table_api(spark):
     spark.createDataFrame([(i, i % 3) for i in range(10)], ["id", "g"]).write.format("delta").save("t")
     spark.createDataFrame([(50, 0)], ["id", "g"]).write.format("delta").mode("append").save("t")

@@ -224,6 +224,12 @@ TEST(test_ddl_statements_print_canonically) {
         {"USE SCHEMA s", NULL},
         {"USE DATABASE s", "USE SCHEMA s"},
         {"TRUNCATE TABLE t", NULL},
+        {"CACHE LAZY TABLE t", NULL},
+        {"UNCACHE TABLE IF EXISTS s.t", NULL},
+        {"refresh t", "REFRESH TABLE t"},
+        {"CLEAR CACHE", NULL},
+        {"ANALYZE TABLE t COMPUTE STATISTICS FOR COLUMNS a, b",
+         "ANALYZE TABLE t COMPUTE STATISTICS"},
     };
     RUN_CASES(cases);
 }
