@@ -307,6 +307,7 @@ bind_call(tf *t, const char *name, int n_args, dl_vector **args, int64_t count, 
         consts[i].is_const = args[i]->layout == DL_VEC_CONST;
         consts[i].is_null = consts[i].is_const && dl_vec_is_null(args[i], 0);
         consts[i].vec = args[i];
+        consts[i].is_literal = consts[i].is_const; /* the tests' constants are literals */
     }
     dl_sql_fn_bind bind = {.name = name,
                            .n_args = n_args,
