@@ -145,7 +145,19 @@ timestamp_text(dl_sql_binder *b, const dl_sql_expr *e) {
     if (!is_text_literal) {
         return dl_sql_dml_expr_text(b, e);
     }
-    char *text = dl_arena_strndup(b->arena, e->u.lit.text.ptr, e->u.lit.text.len);
+    dl_str t = e->u.lit.text;
+    /* Spark prints the seconds' fraction without trailing zeros, keeping one digit
+     * (java.sql.Timestamp's form: 07:41:19.670 is recorded as 07:41:19.67, .000 as .0) */
+    size_t dot = t.len;
+    while (dot > 0 && t.ptr[dot - 1] >= '0' && t.ptr[dot - 1] <= '9') {
+        dot--;
+    }
+    if (dot > 3 && dot < t.len && t.ptr[dot - 1] == '.' && t.ptr[dot - 4] == ':') {
+        while (t.len > dot + 1 && t.ptr[t.len - 1] == '0') {
+            t.len--;
+        }
+    }
+    char *text = dl_arena_strndup(b->arena, t.ptr, t.len);
     return text != NULL ? text : dl_sql_dml_expr_text(b, e);
 }
 
