@@ -59,6 +59,17 @@ DL_NODISCARD dl_status dl_cat_collect_tables(dl_cat *cat, const char *dir, dl_ar
 DL_NODISCARD dl_status dl_cat_table_folder(dl_cat *cat, const char *schema, const char *name,
                                            dl_buf *out, dl_error *err);
 
+/* A collector of names in a schema folder: dl_cat_collect_tables, dl_cat_collect_views. */
+typedef dl_status (*dl_cat_collect_fn)(dl_cat *cat, const char *dir, dl_arena *arena,
+                                       dl_cat_names *out, dl_error *err);
+
+/* Calls visit with each name collect finds in schema's folder (NULL: the current one), in
+ * order, stopping at the first error. */
+DL_NODISCARD dl_status dl_cat_list_names(dl_cat *cat, const char *schema, dl_cat_collect_fn collect,
+                                         dl_status (*visit)(void *vctx, const char *name,
+                                                            dl_error *err),
+                                         void *vctx, dl_error *err);
+
 /* The names of the views in the schema folder dir ("" or "x.db/"), in arena, sorted
  * (cat_view.c). */
 DL_NODISCARD dl_status dl_cat_collect_views(dl_cat *cat, const char *dir, dl_arena *arena,

@@ -179,27 +179,6 @@ find_table(lookup *lk, dl_error *err) {
 }
 
 dl_status
-dl_cat_table_open(dl_cat *cat, const char *schema, const char *name, dl_delta_table **out,
-                  dl_error *err) {
-    DL_CHECK(out != NULL, err, DL_ERR_INVALID_ARG, "dl_cat_table_open: NULL argument");
-    *out = NULL;
-    lookup lk;
-    lookup_init(&lk, cat);
-    dl_status st = dl_cat_name_fold(name, "table", &lk.name, err);
-    if (st == DL_OK) {
-        st = dl_cat_schema_dir(cat, schema, &lk.dir, &lk.schema, err);
-    }
-    if (st == DL_OK) {
-        st = find_table(&lk, err);
-    }
-    if (st == DL_OK) {
-        st = dl_delta_table_open(cat->store, dl_buf_cstr(&lk.path), cat->alloc, out, err);
-    }
-    lookup_destroy(&lk);
-    return st;
-}
-
-dl_status
 dl_cat_table_folder(dl_cat *cat, const char *schema, const char *name, dl_buf *out, dl_error *err) {
     lookup lk;
     lookup_init(&lk, cat);
@@ -215,6 +194,21 @@ dl_cat_table_folder(dl_cat *cat, const char *schema, const char *name, dl_buf *o
         (void)dl_buf_cstr(out);
     }
     lookup_destroy(&lk);
+    return st;
+}
+
+dl_status
+dl_cat_table_open(dl_cat *cat, const char *schema, const char *name, dl_delta_table **out,
+                  dl_error *err) {
+    DL_CHECK(out != NULL, err, DL_ERR_INVALID_ARG, "dl_cat_table_open: NULL argument");
+    *out = NULL;
+    dl_buf folder;
+    dl_buf_init(&folder, cat->alloc);
+    dl_status st = dl_cat_table_folder(cat, schema, name, &folder, err);
+    if (st == DL_OK) {
+        st = dl_delta_table_open(cat->store, dl_buf_cstr(&folder), cat->alloc, out, err);
+    }
+    dl_buf_destroy(&folder);
     return st;
 }
 
@@ -236,7 +230,7 @@ dl_cat_table_location(dl_cat *cat, const char *schema, const char *name, dl_buf 
 }
 
 dl_status
-dl_cat_table_list(dl_cat *cat, const char *schema,
+dl_cat_list_names(dl_cat *cat, const char *schema, dl_cat_collect_fn collect,
                   dl_status (*visit)(void *vctx, const char *name, dl_error *err), void *vctx,
                   dl_error *err) {
     dl_buf dir;
@@ -246,7 +240,7 @@ dl_cat_table_list(dl_cat *cat, const char *schema,
     dl_cat_names names = {0};
     dl_status st = dl_cat_schema_dir(cat, schema, &dir, NULL, err);
     if (st == DL_OK) {
-        st = dl_cat_collect_tables(cat, dl_buf_cstr(&dir), &arena, &names, err);
+        st = collect(cat, dl_buf_cstr(&dir), &arena, &names, err);
     }
     for (size_t i = 0; st == DL_OK && i < names.count; i++) {
         st = visit(vctx, names.names[i], err);
@@ -254,4 +248,11 @@ dl_cat_table_list(dl_cat *cat, const char *schema,
     dl_arena_destroy(&arena);
     dl_buf_destroy(&dir);
     return st;
+}
+
+dl_status
+dl_cat_table_list(dl_cat *cat, const char *schema,
+                  dl_status (*visit)(void *vctx, const char *name, dl_error *err), void *vctx,
+                  dl_error *err) {
+    return dl_cat_list_names(cat, schema, dl_cat_collect_tables, visit, vctx, err);
 }

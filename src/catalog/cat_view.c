@@ -22,101 +22,92 @@
 #define VIEW_FOLDER ".views/"
 #define VIEW_SUFFIX ".json"
 
-/* The view file of schema.name into path; the folded schema and name into the two (may be
- * NULL) out buffers. */
-static dl_status
-view_path(dl_cat *cat, const char *schema, const char *name, dl_buf *path, dl_buf *out_schema,
-          dl_buf *out_name, dl_error *err) {
-    dl_buf folded;
-    dl_buf_init(&folded, cat->alloc);
-    dl_status st = dl_cat_name_fold(name, "view", &folded, err);
-    if (st == DL_OK) {
-        st = dl_cat_schema_dir(cat, schema, path, out_schema, err);
-    }
-    if (st == DL_OK) {
-        st = dl_buf_appendf(path, err, "%s%s%s", VIEW_FOLDER, dl_buf_cstr(&folded), VIEW_SUFFIX);
-        (void)dl_buf_cstr(path);
-    }
-    if (st == DL_OK && out_name != NULL) {
-        st = dl_buf_append_cstr(out_name, dl_buf_cstr(&folded), err);
-        (void)dl_buf_cstr(out_name);
-    }
-    dl_buf_destroy(&folded);
-    return st;
+/* Where a view's file is: its path in the warehouse store, and the folded schema and name
+ * for messages. */
+typedef struct view_loc {
+    dl_buf path;
+    dl_buf schema;
+    dl_buf name;
+} view_loc;
+
+static void
+view_loc_destroy(view_loc *loc) {
+    dl_buf_destroy(&loc->name);
+    dl_buf_destroy(&loc->schema);
+    dl_buf_destroy(&loc->path);
 }
 
-/* The NOT_FOUND error for schema.name. */
+/* Initialises loc (destroy it whatever this returns) with the file of schema.name. */
 static dl_status
-view_not_found(const dl_buf *schema, const dl_buf *name, dl_error *err) {
+view_loc_init(view_loc *loc, dl_cat *cat, const char *schema, const char *name, dl_error *err) {
+    dl_buf_init(&loc->path, cat->alloc);
+    dl_buf_init(&loc->schema, cat->alloc);
+    dl_buf_init(&loc->name, cat->alloc);
+    DL_TRY(dl_cat_name_fold(name, "view", &loc->name, err));
+    DL_TRY(dl_cat_schema_dir(cat, schema, &loc->path, &loc->schema, err));
+    DL_TRY(dl_buf_appendf(&loc->path, err, "%s%s%s", VIEW_FOLDER, dl_buf_cstr(&loc->name),
+                          VIEW_SUFFIX));
+    (void)dl_buf_cstr(&loc->schema);
+    return DL_OK;
+}
+
+/* The NOT_FOUND error for the view at loc. */
+static dl_status
+view_not_found(const view_loc *loc, dl_error *err) {
     (void)dl_error_set(err, DL_ERR_NOT_FOUND, "view '%s' not found in schema '%s'",
-                       (const char *)name->data, (const char *)schema->data);
+                       (const char *)loc->name.data, (const char *)loc->schema.data);
     return DL_ERR_NOT_FOUND;
 }
 
 dl_status
 dl_cat_view_read(dl_cat *cat, const char *schema, const char *name, dl_buf *out, dl_error *err) {
-    dl_buf path, sch, nm;
-    dl_buf_init(&path, cat->alloc);
-    dl_buf_init(&sch, cat->alloc);
-    dl_buf_init(&nm, cat->alloc);
-    dl_status st = view_path(cat, schema, name, &path, &sch, &nm, err);
+    view_loc loc;
+    dl_status st = view_loc_init(&loc, cat, schema, name, err);
     if (st == DL_OK) {
-        st = dl_store_read_all(cat->store, dl_buf_cstr(&path), out, err);
+        st = dl_store_read_all(cat->store, dl_buf_cstr(&loc.path), out, err);
         if (st == DL_ERR_NOT_FOUND) {
-            st = view_not_found(&sch, &nm, err);
+            st = view_not_found(&loc, err);
         } else if (st != DL_OK) {
-            dl_error_prefix(err, "cannot read view '%s'", dl_buf_cstr(&nm));
+            dl_error_prefix(err, "cannot read view '%s'", dl_buf_cstr(&loc.name));
         }
     }
-    dl_buf_destroy(&nm);
-    dl_buf_destroy(&sch);
-    dl_buf_destroy(&path);
+    view_loc_destroy(&loc);
     return st;
 }
 
 dl_status
 dl_cat_view_write(dl_cat *cat, const char *schema, const char *name, const char *text, size_t len,
                   bool is_replace, dl_error *err) {
-    dl_buf path, sch, nm;
-    dl_buf_init(&path, cat->alloc);
-    dl_buf_init(&sch, cat->alloc);
-    dl_buf_init(&nm, cat->alloc);
-    dl_status st = view_path(cat, schema, name, &path, &sch, &nm, err);
+    view_loc loc;
+    dl_status st = view_loc_init(&loc, cat, schema, name, err);
     if (st == DL_OK) {
-        const char *p = dl_buf_cstr(&path);
+        const char *p = dl_buf_cstr(&loc.path);
         st = is_replace ? dl_store_write(cat->store, p, text, len, err)
                         : dl_store_put_if_absent(cat->store, p, text, len, err);
         if (st == DL_ERR_EXISTS) {
             (void)dl_error_set(err, DL_ERR_EXISTS, "view '%s' already exists in schema '%s'",
-                               dl_buf_cstr(&nm), dl_buf_cstr(&sch));
+                               dl_buf_cstr(&loc.name), dl_buf_cstr(&loc.schema));
         } else if (st != DL_OK) {
-            dl_error_prefix(err, "cannot write view '%s'", dl_buf_cstr(&nm));
+            dl_error_prefix(err, "cannot write view '%s'", dl_buf_cstr(&loc.name));
         }
     }
-    dl_buf_destroy(&nm);
-    dl_buf_destroy(&sch);
-    dl_buf_destroy(&path);
+    view_loc_destroy(&loc);
     return st;
 }
 
 dl_status
 dl_cat_view_drop(dl_cat *cat, const char *schema, const char *name, dl_error *err) {
-    dl_buf path, sch, nm;
-    dl_buf_init(&path, cat->alloc);
-    dl_buf_init(&sch, cat->alloc);
-    dl_buf_init(&nm, cat->alloc);
-    dl_status st = view_path(cat, schema, name, &path, &sch, &nm, err);
+    view_loc loc;
+    dl_status st = view_loc_init(&loc, cat, schema, name, err);
     if (st == DL_OK) {
-        st = dl_store_remove(cat->store, dl_buf_cstr(&path), err);
+        st = dl_store_remove(cat->store, dl_buf_cstr(&loc.path), err);
         if (st == DL_ERR_NOT_FOUND) {
-            st = view_not_found(&sch, &nm, err);
+            st = view_not_found(&loc, err);
         } else if (st != DL_OK) {
-            dl_error_prefix(err, "cannot drop view '%s'", dl_buf_cstr(&nm));
+            dl_error_prefix(err, "cannot drop view '%s'", dl_buf_cstr(&loc.name));
         }
     }
-    dl_buf_destroy(&nm);
-    dl_buf_destroy(&sch);
-    dl_buf_destroy(&path);
+    view_loc_destroy(&loc);
     return st;
 }
 
@@ -161,19 +152,5 @@ dl_status
 dl_cat_view_list(dl_cat *cat, const char *schema,
                  dl_status (*visit)(void *vctx, const char *name, dl_error *err), void *vctx,
                  dl_error *err) {
-    dl_buf dir;
-    dl_buf_init(&dir, cat->alloc);
-    dl_arena arena;
-    dl_arena_init(&arena, cat->alloc, 0);
-    dl_cat_names names = {0};
-    dl_status st = dl_cat_schema_dir(cat, schema, &dir, NULL, err);
-    if (st == DL_OK) {
-        st = dl_cat_collect_views(cat, dl_buf_cstr(&dir), &arena, &names, err);
-    }
-    for (size_t i = 0; st == DL_OK && i < names.count; i++) {
-        st = visit(vctx, names.names[i], err);
-    }
-    dl_arena_destroy(&arena);
-    dl_buf_destroy(&dir);
-    return st;
+    return dl_cat_list_names(cat, schema, dl_cat_collect_views, visit, vctx, err);
 }

@@ -151,7 +151,8 @@ pattern_parse(dl_str p, numfmt *f, dl_error *err) {
  * pattern's max_frac already). */
 typedef struct numtext {
     bool is_negative;
-    dl_buf digits; /* integer digits, then fraction digits */
+    dl_buf *digits; /* integer digits, then fraction digits (the row's output buffer, so
+                       its capacity serves every row) */
     size_t int_len;
 } numtext;
 
@@ -159,8 +160,8 @@ static dl_status
 text_from_integer(int64_t v, numtext *t, dl_error *err) {
     uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     t->is_negative = v < 0;
-    DL_TRY(dl_buf_appendf(&t->digits, err, "%llu", (unsigned long long)m));
-    t->int_len = t->digits.len;
+    DL_TRY(dl_buf_appendf(t->digits, err, "%llu", (unsigned long long)m));
+    t->int_len = t->digits->len;
     return DL_OK;
 }
 
@@ -175,8 +176,8 @@ text_from_decimal(dl_i128 v, int scale, int max_frac, numtext *t, dl_error *err)
     size_t len = dl_sql_dec_format(v < 0 ? -v : v, scale, false, text);
     const char *point = memchr(text, '.', len);
     t->int_len = point != NULL ? (size_t)(point - text) : len;
-    DL_TRY(dl_buf_append(&t->digits, text, t->int_len, err));
-    return point != NULL ? dl_buf_append(&t->digits, point + 1, len - t->int_len - 1, err) : DL_OK;
+    DL_TRY(dl_buf_append(t->digits, text, t->int_len, err));
+    return point != NULL ? dl_buf_append(t->digits, point + 1, len - t->int_len - 1, err) : DL_OK;
 }
 
 static dl_status
@@ -190,25 +191,25 @@ text_from_double(double v, int max_frac, numtext *t, dl_error *err) {
     if (frac_digits > max_frac) {
         /* glibc prints the exact binary value rounded to nearest, ties to even */
         int w = snprintf(NULL, 0, "%.*f", max_frac, v);
-        DL_TRY(dl_buf_reserve(&t->digits, (size_t)w + 1, err));
-        (void)snprintf((char *)t->digits.data, (size_t)w + 1, "%.*f", max_frac, v);
-        t->digits.len = (size_t)w;
-        char *point = memchr(t->digits.data, '.', t->digits.len);
-        t->int_len = point != NULL ? (size_t)(point - (char *)t->digits.data) : t->digits.len;
+        DL_TRY(dl_buf_reserve(t->digits, (size_t)w + 1, err));
+        (void)snprintf((char *)t->digits->data, (size_t)w + 1, "%.*f", max_frac, v);
+        t->digits->len = (size_t)w;
+        char *point = memchr(t->digits->data, '.', t->digits->len);
+        t->int_len = point != NULL ? (size_t)(point - (char *)t->digits->data) : t->digits->len;
         if (point != NULL) {
-            memmove(point, point + 1, t->digits.len - t->int_len - 1);
-            t->digits.len--;
+            memmove(point, point + 1, t->digits->len - t->int_len - 1);
+            t->digits->len--;
         }
         return DL_OK;
     }
     /* the shortest digits, placed around the point */
     int int_len = exp >= 0 ? exp + 1 : 1;
     for (int k = 0; k < int_len; k++) {
-        DL_TRY(dl_buf_append_byte(&t->digits, (uint8_t)(k <= exp && k < n ? d[k] : '0'), err));
+        DL_TRY(dl_buf_append_byte(t->digits, (uint8_t)(k <= exp && k < n ? d[k] : '0'), err));
     }
     for (int k = 1; k <= frac_digits; k++) {
         int idx = exp + k;
-        DL_TRY(dl_buf_append_byte(&t->digits, (uint8_t)(idx >= 0 && idx < n ? d[idx] : '0'), err));
+        DL_TRY(dl_buf_append_byte(t->digits, (uint8_t)(idx >= 0 && idx < n ? d[idx] : '0'), err));
     }
     t->int_len = (size_t)int_len;
     return DL_OK;
@@ -217,14 +218,15 @@ text_from_double(double v, int max_frac, numtext *t, dl_error *err) {
 /* Lays the digits out as the pattern says. */
 static dl_status
 text_emit(const numtext *t, const numfmt *f, dl_buf *out, dl_error *err) {
-    const char *d = (const char *)t->digits.data;
+    const char *d = (const char *)t->digits->data;
+    size_t dlen = t->digits->len; /* out may be the same buffer: it grows past dlen */
     size_t lead = 0;
     while (lead < t->int_len && d[lead] == '0') {
         lead++;
     }
     int int_n = (int)(t->int_len - lead);
     int shown = DL_MAX(int_n, f->min_int);
-    int frac_n = (int)(t->digits.len - t->int_len);
+    int frac_n = (int)(dlen - t->int_len);
     while (frac_n > f->min_frac && d[t->int_len + (size_t)frac_n - 1] == '0') {
         frac_n--;
     }
@@ -244,9 +246,9 @@ text_emit(const numtext *t, const numfmt *f, dl_buf *out, dl_error *err) {
     if (frac_n > 0 || f->min_frac > 0 || f->point_always) {
         DL_TRY(dl_buf_append_byte(out, '.', err));
     }
-    DL_TRY(dl_buf_append(out, d + t->int_len,
-                         (size_t)DL_MIN(frac_n, (int)(t->digits.len - t->int_len)), err));
-    for (int k = (int)(t->digits.len - t->int_len); k < f->min_frac; k++) {
+    DL_TRY(
+        dl_buf_append(out, d + t->int_len, (size_t)DL_MIN(frac_n, (int)(dlen - t->int_len)), err));
+    for (int k = (int)(dlen - t->int_len); k < f->min_frac; k++) {
         DL_TRY(dl_buf_append_byte(out, '0', err));
     }
     return dl_buf_append(out, f->suffix.ptr, f->suffix.len, err);
@@ -306,15 +308,24 @@ row_format_number(const dl_sql_fn_call *call, const dl_vec_unified *u, int64_t i
     if (*out_null) {
         return DL_OK;
     }
-    numtext x = {0};
-    dl_buf_init(&x.digits, call->env != NULL ? call->env->alloc : NULL);
+    /* The digits go first into buf (reset for the row), the formatted text after them, which
+     * then moves to the front: no allocation per row once buf has grown. */
+    numtext x = {.digits = buf};
     bool done = false;
-    dl_status s = row_value(call->arg_types[0], &u[0], i, f.max_frac, &x, buf, &done, err);
-    if (s == DL_OK && !done) {
-        s = text_emit(&x, &f, buf, err);
+    DL_TRY(row_value(call->arg_types[0], &u[0], i, f.max_frac, &x, buf, &done, err));
+    if (done) {
+        return DL_OK;
     }
-    dl_buf_destroy(&x.digits);
-    return s;
+    size_t n = buf->len;
+    size_t shown = DL_MAX(x.int_len, (size_t)f.min_int);
+    /* room for every digit, a comma per digit, the padding zeros, sign, point and text, so the
+     * digits do not move while the text is appended */
+    DL_TRY(dl_buf_reserve(buf, 2 * shown + n + (size_t)f.min_frac + f.prefix.len + f.suffix.len + 4,
+                          err));
+    DL_TRY(text_emit(&x, &f, buf, err));
+    memmove(buf->data, buf->data + n, buf->len - n);
+    buf->len -= n;
+    return DL_OK;
 }
 
 dl_status
