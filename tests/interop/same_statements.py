@@ -168,6 +168,14 @@ def canon_commit(info, same_layout=True):
         # An overwrite of no rows: Spark's task writes one empty file, deltalite none
         # (docs/sql.md, "Differences from Spark").
         metrics["numFiles"] = "*"
+    if info.get("operation") == "MERGE" and all(
+            metrics.get(k, "0") == "0" for k in ("numTargetRowsUpdated", "numTargetRowsDeleted", "numTargetRowsInserted")):
+        # A MERGE that changes no row (it commits when it has a NOT MATCHED BY SOURCE clause):
+        # Spark may still rewrite the files its clause's condition could touch, copying every
+        # row; deltalite rewrites only files with a changed row (docs/sql.md).
+        for key in ("numTargetFilesAdded", "numTargetFilesRemoved", "numTargetRowsCopied", "numOutputRows"):
+            if key in metrics:
+                metrics[key] = "*"
     return {
         "operation": info.get("operation"),
         "operationParameters": canon_parameters(info.get("operationParameters")),

@@ -301,6 +301,15 @@ parse_dec_text(dl_str text, dec_text *t) {
     return p == end;
 }
 
+int64_t
+dl_sql_dec_text_integral_digits(dl_str text) {
+    dec_text t;
+    if (!parse_dec_text(text, &t) || t.acc == 0) {
+        return 0;
+    }
+    return t.n_kept + t.exp;
+}
+
 bool
 dl_sql_dec_parse(dl_str text, int precision, int scale, dl_i128 *out, bool *out_overflow) {
     dec_text t;

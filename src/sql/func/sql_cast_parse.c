@@ -366,6 +366,11 @@ dl_sql_cast_from_string(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const d
         DL_TRY(parse_one(&c, s, base + i, &is_bad, &is_overflow, err));
         if (is_bad) {
             const char *cls = is_overflow ? "NUMERIC_VALUE_OUT_OF_RANGE" : "CAST_INVALID_INPUT";
+            if (is_overflow && c.to->id == DL_VEC_TYPE_DECIMAL &&
+                dl_sql_dec_text_integral_digits(s) > DL_SQL_DEC_MAX) {
+                /* Spark refuses text past 38 integral digits before it looks at the type */
+                cls = "NUMERIC_OUT_OF_SUPPORTED_RANGE";
+            }
             DL_TRY(
                 dl_sql_cast_bad_value(env, mode, cls, s, src->type, out->type, out, base + i, err));
         }

@@ -542,6 +542,12 @@ dl_sql_cast_bad_value(const dl_sql_fn_env *env, dl_sql_cast_mode mode, const cha
     bool is_invalid = strcmp(error_class, "CAST_INVALID_INPUT") == 0;
     const char *hint = bypass_hint(mode, !is_invalid);
     const char *column = env != NULL ? env->store_column : NULL;
+    if (strcmp(error_class, "NUMERIC_OUT_OF_SUPPORTED_RANGE") == 0) {
+        return dl_sql_fail_run(err, NULL,
+                               "[NUMERIC_OUT_OF_SUPPORTED_RANGE] The value %.*s cannot be "
+                               "interpreted as a numeric since it has more than 38 digits",
+                               (int)DL_MIN(text.len, 200), text.ptr ? text.ptr : "");
+    }
     if (strcmp(error_class, "NUMERIC_VALUE_OUT_OF_RANGE") == 0 && to->id == DL_VEC_TYPE_DECIMAL) {
         return dl_sql_fail_run(err, hint,
                                "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] %.*s cannot be "

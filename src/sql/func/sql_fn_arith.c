@@ -566,8 +566,9 @@ bind_numeric(dl_sql_fn_bind *b, arith_bind *bd, dl_error *err) {
         char ta[64];
         char tc[64];
         /* Spark widens a decimal beside a DOUBLE to DOUBLE first (then the one type is wrong);
-         * other mixes stay two types */
-        bool same = dl_vec_type_equal(a, c) || a_dec || c_dec;
+         * other mixes, a decimal beside a FLOAT too, stay two types */
+        bool same = dl_vec_type_equal(a, c) || (a_dec && c->id == DL_VEC_TYPE_DOUBLE) ||
+                    (c_dec && a->id == DL_VEC_TYPE_DOUBLE);
         DL_CHECK(false, err, DL_ERR_SQL_BIND,
                  "[DATATYPE_MISMATCH.%s] div: takes integer or decimal operands, got %s and %s "
                  "(use floor(a / b) for fractional numbers, or CAST them to BIGINT)",

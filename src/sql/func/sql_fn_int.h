@@ -315,6 +315,9 @@ size_t dl_sql_dec_format(dl_i128 v, int scale, bool is_java_string, char *out);
  * HALF_UP; false when malformed or the rounded value needs more than precision digits
  * (*out_overflow tells which). */
 bool dl_sql_dec_parse(dl_str text, int precision, int scale, dl_i128 *out, bool *out_overflow);
+/* The digits before the point of decimal text's exact value (Java's precision - scale: 3 for
+ * "100", 51 for "1e50", at most 0 for a value below 1); 0 when the text is no number. */
+int64_t dl_sql_dec_text_integral_digits(dl_str text);
 
 /* Decimal <-> double. to_double is correctly rounded; from_double goes through the double's
  * shortest text (Spark's BigDecimal(Double.toString(d))) and rounds HALF_UP; false on NaN,
