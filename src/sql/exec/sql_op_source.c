@@ -39,7 +39,17 @@ values_fill(dl_sql_operator *op, source_state *st, dl_error *err) {
         DL_TRY(dl_sql_rows_tail(&st->rows, &tail, err));
         for (int32_t c = 0; c < plan->n_cols; c++) {
             dl_vector *v = NULL;
-            DL_TRY(dl_sql_eval_const(op->exec, plan->u.values.rows[r][c], &v, err));
+            dl_status e = dl_sql_eval_const(op->exec, plan->u.values.rows[r][c], &v, err);
+            if (e != DL_OK && e != DL_ERR_NOMEM && e != DL_ERR_INTERRUPTED) {
+                /* Spark evaluates an inline table's rows while it analyses the statement and
+                 * wraps what fails; the cause stays in the message */
+                dl_error_prefix(err,
+                                "[INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION] Invalid "
+                                "inline table: failed to evaluate the value of VALUES row %lld, "
+                                "column %d",
+                                (long long)r + 1, (int)c + 1);
+            }
+            DL_TRY(e);
             dl_status s = dl_vec_copy_sel(tail->cols[c], v, NULL, 1, err);
             dl_vec_unref(v);
             DL_TRY(s);
