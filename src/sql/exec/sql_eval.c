@@ -312,10 +312,98 @@ release_args(dl_sql_enode *node) {
     }
 }
 
+/* Whether row i of a numeric divisor is zero. */
+static bool
+is_zero_at(const dl_vec_unified *u, dl_type_id id, int64_t i) {
+    uint32_t e = u->sel[i];
+    switch (id) {
+    case DL_VEC_TYPE_BYTE:
+        return ((const int8_t *)u->data)[e] == 0;
+    case DL_VEC_TYPE_SHORT:
+        return ((const int16_t *)u->data)[e] == 0;
+    case DL_VEC_TYPE_INT:
+        return ((const int32_t *)u->data)[e] == 0;
+    case DL_VEC_TYPE_LONG:
+        return ((const int64_t *)u->data)[e] == 0;
+    case DL_VEC_TYPE_FLOAT:
+        return ((const float *)u->data)[e] == 0.0F;
+    case DL_VEC_TYPE_DOUBLE:
+        return ((const double *)u->data)[e] == 0.0;
+    case DL_VEC_TYPE_DECIMAL:
+        return ((const dl_i128 *)u->data)[e] == 0;
+    default:
+        return false;
+    }
+}
+
+/* The rows (k into the input) whose dividend must be evaluated: a non-NULL divisor, and not
+ * zero where a zero divisor gives NULL. Returns how many, into keep. */
+static int64_t
+rows_to_divide(const dl_sql_enode *node, const dl_vector *divisor, int64_t count, uint32_t *keep) {
+    const dl_sql_fn_def *def = node->call.def;
+    const dl_type *rt = node->call.ret_type;
+    bool is_numeric = rt->id == DL_VEC_TYPE_BYTE || rt->id == DL_VEC_TYPE_SHORT ||
+                      rt->id == DL_VEC_TYPE_INT || rt->id == DL_VEC_TYPE_LONG ||
+                      rt->id == DL_VEC_TYPE_FLOAT || rt->id == DL_VEC_TYPE_DOUBLE ||
+                      rt->id == DL_VEC_TYPE_DECIMAL;
+    /* an interval divided by zero fails in every mode (INTERVAL_DIVIDED_BY_ZERO) */
+    bool zero_is_null =
+        is_numeric && (def->is_try || node->call.env == NULL || !node->call.env->ansi);
+    dl_vec_unified u;
+    dl_vec_unify(divisor, count, &u);
+    int64_t m = 0;
+    for (int64_t k = 0; k < count; k++) {
+        if ((u.validity != NULL && !dl_vec_bit_get(u.validity, k)) ||
+            (zero_is_null && is_zero_at(&u, divisor->type->id, k))) {
+            continue;
+        }
+        keep[m++] = (uint32_t)k;
+    }
+    return m;
+}
+
+/* A division (Spark's DivModLike): the divisor first, the dividend only on the rows that need
+ * it (the others NULL, so the kernel makes them NULL). */
+static dl_status
+eval_divisor_first(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_error *err) {
+    DL_TRY(dl_sql_enode_run(ev, node->kids[1], in, &node->argv[1], err));
+    uint32_t *keep = dl_sql_enode_scratch(ev, node, 2);
+    uint32_t *phys = dl_sql_enode_scratch(ev, node, 3);
+    dl_status s = keep != NULL && phys != NULL ? DL_OK : DL_ERR_NOMEM;
+    if (s != DL_OK) {
+        (void)dl_error_set(err, s, "out of memory evaluating %s", node->call.def->name);
+    }
+    int64_t m = s == DL_OK ? rows_to_divide(node, node->argv[1], in->count, keep) : 0;
+    if (s == DL_OK && m == in->count) {
+        s = dl_sql_enode_run(ev, node->kids[0], in, &node->argv[0], err);
+    } else if (s == DL_OK && m == 0) {
+        s = dl_vec_new_const_null(ev->exec->alloc, node->kids[0]->expr->type, in->count,
+                                  &node->argv[0], err);
+    } else if (s == DL_OK) {
+        dl_sql_einput sub;
+        dl_sql_einput_sub(in, keep, m, phys, &sub);
+        dl_vector *part = NULL;
+        s = dl_sql_enode_run(ev, node->kids[0], &sub, &part, err);
+        if (s == DL_OK) {
+            s = expand_rows(part, keep, m, in->count, &node->argv[0], err);
+            dl_vec_unref(part);
+        }
+    }
+    if (s != DL_OK) {
+        dl_vec_unref(node->argv[1]);
+        node->argv[1] = NULL;
+    }
+    return s;
+}
+
 static dl_status
 eval_call(dl_sql_eval *ev, dl_sql_enode *node, const dl_sql_einput *in, dl_vector **out,
           dl_error *err) {
-    DL_TRY(eval_args(ev, node, in, err));
+    if (node->call.def->is_divisor_first && node->n_kids == 2) {
+        DL_TRY(eval_divisor_first(ev, node, in, err));
+    } else {
+        DL_TRY(eval_args(ev, node, in, err));
+    }
     dl_status s = dl_sql_enode_call(ev, node, node->argv, node->n_kids, in->count, out, err);
     release_args(node);
     return s;

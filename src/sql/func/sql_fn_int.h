@@ -34,6 +34,10 @@
 /* Flags of a scalar line in sql_functions.def. */
 #define DL_SQL_FN_NULLPROP 1u /* any NULL argument gives NULL */
 #define DL_SQL_FN_VOLATILE 2u /* a new value per row or call: rand(), uuid() */
+/* Spark's DivModLike: the divisor is evaluated first, and a NULL divisor (or a zero one, where
+ * division by zero gives NULL) makes the row NULL without evaluating the dividend */
+#define DL_SQL_FN_DIVISOR_FIRST 4u
+#define DL_SQL_FN_TRY           8u /* try_divide, try_mod: a zero divisor gives NULL in ANSI too */
 
 /* Prototypes of everything sql_functions.def names. A line may repeat a bind or kernel (aliases);
  * repeated prototypes are harmless. */

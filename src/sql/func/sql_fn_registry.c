@@ -14,15 +14,6 @@
 
 #include "sql/func/sql_fn_int.h"
 
-#define DL_SQL_SCALAR(fname, lo, hi, flags, bind_fn, kernel_fn) \
-    {.name = (fname),                                           \
-     .kind = DL_SQL_FN_SCALAR,                                  \
-     .min_args = (lo),                                          \
-     .max_args = (hi),                                          \
-     .is_null_propagating = ((flags)&DL_SQL_FN_NULLPROP) != 0,  \
-     .is_volatile = ((flags)&DL_SQL_FN_VOLATILE) != 0,          \
-     .bind = (bind_fn),                                         \
-     .scalar = (kernel_fn)},
 #define DL_SQL_SCALAR_STATE(fname, lo, hi, flags, bind_fn, kernel_fn, free_fn) \
     {.name = (fname),                                                          \
      .kind = DL_SQL_FN_SCALAR,                                                 \
@@ -30,9 +21,13 @@
      .max_args = (hi),                                                         \
      .is_null_propagating = ((flags)&DL_SQL_FN_NULLPROP) != 0,                 \
      .is_volatile = ((flags)&DL_SQL_FN_VOLATILE) != 0,                         \
+     .is_divisor_first = ((flags)&DL_SQL_FN_DIVISOR_FIRST) != 0,               \
+     .is_try = ((flags)&DL_SQL_FN_TRY) != 0,                                   \
      .bind = (bind_fn),                                                        \
      .scalar = (kernel_fn),                                                    \
      .free_state = (free_fn)},
+#define DL_SQL_SCALAR(fname, lo, hi, flags, bind_fn, kernel_fn) \
+    DL_SQL_SCALAR_STATE(fname, lo, hi, flags, bind_fn, kernel_fn, NULL)
 #define DL_SQL_AGG(fname, lo, hi, bind_fn, size, prefix) \
     {.name = (fname),                                    \
      .kind = DL_SQL_FN_AGGREGATE,                        \

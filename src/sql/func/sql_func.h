@@ -124,6 +124,11 @@ typedef struct dl_sql_fn_def {
     int32_t max_args;
     bool is_null_propagating; /* scalar: any NULL argument makes the row NULL (executor does it) */
     bool is_volatile;         /* rand(), uuid(): never constant-folded */
+    /* scalar (two arguments): the second is evaluated first; rows where it is NULL, or zero
+     * and division by zero gives NULL (is_try, or ANSI off), are NULL without evaluating the
+     * first (Spark's DivModLike: `CAST('x' AS INT) / NULL` is NULL, not an error) */
+    bool is_divisor_first;
+    bool is_try; /* with is_divisor_first: a zero divisor gives NULL in ANSI mode too */
     dl_sql_fn_bind_fn bind;
     dl_sql_scalar_fn scalar;
     size_t state_size; /* aggregate */
