@@ -314,9 +314,13 @@ sum_overflow(const dl_sql_fn_call *call, const sum_bind *bd, dl_vector *out, boo
         return DL_OK; /* integers wrap like Java's long */
     }
     if (bd->kind == SK_DECIMAL) {
-        return dl_sql_fail_run(err, "use try_sum to return NULL instead",
-                               "[NUMERIC_VALUE_OUT_OF_RANGE] %s: the sum cannot be represented as "
-                               "decimal(%d,%d)",
+        /* Spark 4.2 (sum and avg, grouped or not) */
+        bool is_avg = strstr(call->def->name, "avg") != NULL;
+        return dl_sql_fail_run(err,
+                               is_avg ? "use try_avg to tolerate overflow and return NULL instead"
+                                      : "use try_sum to tolerate overflow and return NULL instead",
+                               "[ARITHMETIC_OVERFLOW] Overflow in sum of decimals (%s: the sum "
+                               "does not fit decimal(%d,%d))",
                                call->def->name, bd->sum_prec, bd->in_scale);
     }
     return dl_sql_fail_overflow(err, "long", "try_sum");
