@@ -376,6 +376,33 @@ check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error
     return dl_hmap_put(&sink->seen, dl_str_make(key, id.len), 1, err);
 }
 
+/* numSourceRows: a source row met by no target row comes once; one that met several target
+ * rows comes once per match, so those are counted by their marker (a BIGINT id per source row,
+ * 0, 1, 2, ...: a bitmap of the ids seen). */
+static dl_status
+count_source(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, dl_error *err) {
+    if (sink->id_col < 0 || dl_vec_is_null(batch->cols[sink->id_col], row)) {
+        sink->n_source++;
+        return DL_OK;
+    }
+    int64_t id = dl_sql_vec_i64(batch->cols[sink->source_col], row);
+    DL_CHECK(id >= 0, err, DL_ERR_INTERNAL, "a MERGE source row id is negative");
+    size_t byte = (size_t)id / 8;
+    dl_buf *bits = &sink->sources;
+    if (byte >= bits->len) {
+        size_t grow = DL_MAX(byte + 1 - bits->len, bits->len);
+        uint8_t *fresh = dl_buf_extend(bits, grow, err);
+        DL_CHECK(fresh != NULL, err, DL_ERR_NOMEM, "out of memory counting MERGE source rows");
+        memset(fresh, 0, grow);
+    }
+    uint8_t mask = (uint8_t)(1u << (id % 8));
+    if ((bits->data[byte] & mask) == 0) {
+        bits->data[byte] |= mask;
+        sink->n_source++;
+    }
+    return DL_OK;
+}
+
 /* Counts row `row` of batch by its action code; keeps it in sink->sel when written. */
 static dl_status
 take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kept, dl_error *err) {
@@ -383,10 +410,10 @@ take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kep
     int64_t c = dl_vec_is_null(code, row) ? 0 : dl_sql_vec_i64(code, row);
     c = c < 0 || c > 15 ? 0 : c;
     sink->counts[c]++;
-    if (sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row)) {
-        sink->n_source++;
-    }
     bool has_source = sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row);
+    if (has_source) {
+        DL_TRY(count_source(sink, batch, row, err));
+    }
     if (sink->is_match_unique && has_source) {
         DL_TRY(check_unique(sink, row, batch, err)); /* source-only rows have a NULL id */
     }

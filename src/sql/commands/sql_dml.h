@@ -23,6 +23,7 @@
 #ifndef DL_SQL_SQL_DML_H
 #define DL_SQL_SQL_DML_H
 
+#include "base/buf.h"
 #include "base/hmap.h"
 #include "delta/delta_dv_dml.h"
 #include "ops/ops.h"
@@ -132,6 +133,8 @@ typedef struct dl_sql_dml_sink {
     bool is_match_unique;  /* MERGE: a target row (id_col) may meet one source row only */
     dl_hmap seen;          /* MERGE: ids of matched target rows (keys in arena); init'd by
                               the caller when is_match_unique is set */
+    dl_buf sources;        /* MERGE: a bit per source row met by a target row (by its BIGINT
+                              marker); init'd by the caller when source_col is set */
     dl_arena *arena;       /* where seen's keys live */
     const char *target;    /* the target's name for messages */
     /* Deletion vectors: the target row (INT file_col, BIGINT row_col: the scan's hidden file
@@ -149,7 +152,7 @@ typedef struct dl_sql_dml_sink {
     uint8_t cdf_old[16];
     uint32_t cdf_sel[DL_BATCH_CAPACITY];
     int64_t counts[16]; /* rows per code (codes 0..15) */
-    int64_t n_source;   /* rows with a source row */
+    int64_t n_source;   /* source rows (numSourceRows) */
     uint32_t sel[DL_BATCH_CAPACITY];
 } dl_sql_dml_sink;
 

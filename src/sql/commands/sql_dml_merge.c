@@ -89,7 +89,8 @@ typedef struct merge {
     int32_t t_pos;           /* deletion vectors, rewriting: join column of the row's file, then
                                 its file row number (-1 otherwise) */
     bool is_dv;              /* rows are marked in deletion vectors, not files rewritten */
-    int32_t s_mark;          /* join column: source marker */
+    int32_t s_mark;          /* join column: source marker (a BIGINT id per source row) */
+    const dl_type *s_type;   /* its type */
     int32_t width;           /* join columns */
     dl_sql_plan *tscan;      /* the target's scan */
     dl_sql_plan *plan;       /* the join, then the projections */
@@ -104,11 +105,14 @@ typedef struct merge {
     dl_sql_dml_cdf *cdf; /* is_cdc: the change data written */
 } merge;
 
-/* What follows a row's marker column: nothing, a uuid() or its file (sql_plan.h). */
+/* What follows a row's marker column: nothing, a uuid() or its file (sql_plan.h); or the
+ * marker is itself a row id, monotonically_increasing_id() (the source's: numSourceRows counts
+ * source rows, not matches). */
 typedef enum row_id {
     ROW_ID_NONE,
     ROW_ID_UUID,
     ROW_ID_FILE,
+    ROW_ID_MARKER_SEQ,
 } row_id;
 
 /* Sets exprs[at], names[at] and the next to the row's file and file row number: columns n and
@@ -138,10 +142,18 @@ with_marker(dl_sql_binder *b, dl_sql_plan *plan, int32_t n, row_id id, bool with
         names[i] = plan->schema->fields[i].name;
         DL_CHECK(exprs[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
     }
-    exprs[n] = dl_sql_dml_int(b, 1);
+    if (id == ROW_ID_MARKER_SEQ) {
+        const dl_sql_fn_def *seq = dl_sql_binder_lookup(b, DL_STR("monotonically_increasing_id"));
+        DL_CHECK(seq != NULL, err, DL_ERR_INTERNAL,
+                 "monotonically_increasing_id is not registered");
+        DL_TRY(dl_sql_binder_call(b, seq, "monotonically_increasing_id", NULL, 0, plan->loc,
+                                  &exprs[n], err));
+    } else {
+        exprs[n] = dl_sql_dml_int(b, 1);
+    }
     names[n] = "__dl_marker";
     DL_CHECK(exprs[n] != NULL, err, DL_ERR_NOMEM, "out of memory");
-    if (id == ROW_ID_NONE) {
+    if (id == ROW_ID_NONE || id == ROW_ID_MARKER_SEQ) {
         return dl_sql_plan_project(b, plan, exprs, names, n + 1, out, err);
     }
     if (id == ROW_ID_FILE) {
@@ -207,7 +219,7 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     dl_sql_rel srel = {0};
     DL_TRY(dl_sql_binder_tref(b, stmt->u.merge.source, NULL, &srel, err));
     mg->m = srel.plan->n_cols;
-    DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_NONE, false, &srel.plan, err));
+    DL_TRY(with_marker(b, srel.plan, mg->m, ROW_ID_MARKER_SEQ, false, &srel.plan, err));
     DL_TRY(dl_sql_concat_scopes(b, &trel, &srel, &mg->scope, err));
     mg->source = (dl_sql_scope){.cols = mg->scope.cols + trel.scope.n, .n = srel.scope.n};
     mg->target = (dl_sql_scope){.cols = mg->scope.cols, .n = trel.scope.n};
@@ -217,6 +229,7 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
     mg->s_mark = mg->n + (with_position ? 4 : 2) + mg->m;
     mg->width = mg->s_mark + 1;
     DL_TRY(dl_sql_join_plan(b, trel.plan, srel.plan, type, stmt->loc, &mg->plan, err));
+    mg->s_type = mg->plan->schema->fields[mg->s_mark].type;
     dl_sql_bctx cx = {.b = b, .scope = &mg->scope, .clause = "ON"};
     dl_sql_bexpr *on = NULL;
     DL_TRY(dl_sql_binder_cond(&cx, stmt->u.merge.on, &on, err));
@@ -234,10 +247,10 @@ plan_join(dl_sql_binder *b, merge *mg, dl_sql_join_type type, dl_error *err) {
  */
 
 static dl_sql_bexpr *
-is_null(dl_sql_binder *b, int32_t col, bool is_not) {
+is_null(dl_sql_binder *b, int32_t col, const dl_type *type, bool is_not) {
     dl_sql_bexpr *e =
         dl_sql_bexpr_new(b, DL_SQL_BEXPR_IS, dl_vec_type_prim(DL_VEC_TYPE_BOOLEAN), 0, 1);
-    dl_sql_bexpr *c = dl_sql_bexpr_column(b->arena, col, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    dl_sql_bexpr *c = dl_sql_bexpr_column(b->arena, col, type);
     if (e == NULL || c == NULL) {
         return NULL;
     }
@@ -269,12 +282,12 @@ clause_when(dl_sql_binder *b, merge *mg, const dl_sql_merge_clause *cl, dl_sql_b
     dl_sql_bexpr *parts[3] = {NULL, NULL, NULL};
     int32_t n = 0;
     if (cl->match == DL_SQL_MERGE_MATCHED) {
-        parts[n++] = is_null(b, mg->t_mark, true);
-        parts[n++] = is_null(b, mg->s_mark, true);
+        parts[n++] = is_null(b, mg->t_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG), true);
+        parts[n++] = is_null(b, mg->s_mark, mg->s_type, true);
     } else if (cl->match == DL_SQL_MERGE_NOT_MATCHED) {
-        parts[n++] = is_null(b, mg->t_mark, false);
+        parts[n++] = is_null(b, mg->t_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG), false);
     } else {
-        parts[n++] = is_null(b, mg->s_mark, false);
+        parts[n++] = is_null(b, mg->s_mark, mg->s_type, false);
     }
     DL_CHECK(parts[0] != NULL && (n < 2 || parts[1] != NULL), err, DL_ERR_NOMEM, "out of memory");
     if (cl->cond != NULL) {
@@ -312,7 +325,7 @@ code_expr(dl_sql_binder *b, merge *mg, dl_sql_bexpr **out, dl_error *err) {
         codes[i] = dl_sql_dml_int(b, (int64_t)i + 1);
         DL_CHECK(codes[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
     }
-    conds[n_cl] = is_null(b, mg->t_mark, true);
+    conds[n_cl] = is_null(b, mg->t_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG), true);
     codes[n_cl] = dl_sql_dml_int(b, 0);
     dl_sql_bexpr *drop = dl_sql_dml_int(b, CODE_DROP);
     DL_CHECK(conds[n_cl] != NULL && codes[n_cl] != NULL && drop != NULL, err, DL_ERR_NOMEM,
@@ -578,7 +591,7 @@ plan_projections(dl_sql_binder *b, merge *mg, dl_error *err) {
         names2[c] = mg->out->fields[c].name;
     }
     second[n] = dl_sql_bexpr_column(b->arena, mg->width, dl_vec_type_prim(DL_VEC_TYPE_LONG));
-    second[n + 1] = dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG));
+    second[n + 1] = dl_sql_bexpr_column(b->arena, mg->s_mark, mg->s_type);
     second[n + 2] =
         dl_sql_bexpr_column(b->arena, mg->t_id, mg->plan->schema->fields[mg->t_id].type);
     DL_CHECK(second[n] != NULL && second[n + 1] != NULL && second[n + 2] != NULL, err, DL_ERR_NOMEM,
@@ -753,7 +766,7 @@ find_touched(dl_sql_binder *b, merge *mg, dl_error *err) {
     dl_sql_plan_scan_restrict(mg->tscan, mg->files.candidates);
     dl_sql_bexpr *exprs[3] = {
         dl_sql_bexpr_column(b->arena, mg->t_id, dl_vec_type_prim(DL_VEC_TYPE_INT)),
-        dl_sql_bexpr_column(b->arena, mg->s_mark, dl_vec_type_prim(DL_VEC_TYPE_LONG)), NULL};
+        dl_sql_bexpr_column(b->arena, mg->s_mark, mg->s_type), NULL};
     DL_CHECK(exprs[0] != NULL && exprs[1] != NULL, err, DL_ERR_NOMEM, "out of memory");
     DL_TRY(code_expr(b, mg, &exprs[2], err));
     const char *names[3] = {"__dl_file", "__dl_source", "__dl_action"};
@@ -940,6 +953,7 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
                             .arena = b->arena,
                             .target = mg->t.display};
     dl_hmap_init(&sink.seen, b->exec->alloc);
+    dl_buf_init(&sink.sources, b->exec->alloc);
     if (s == DL_OK) {
         s = sink_marks(b, mg, &sink, err);
     }
@@ -951,6 +965,7 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
         s = dl_sql_dml_run(b, mg->plan, &sink, err);
     }
     dl_hmap_destroy(&sink.seen);
+    dl_buf_destroy(&sink.sources);
     if (s == DL_OK) {
         s = stage_merge(b, mg, tx, w, &sink, err);
     }

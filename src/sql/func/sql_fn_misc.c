@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Other scalar functions: nvl2, raise_error, assert_true, uuid, typeof, version, current_user
+ * Other scalar functions: nvl2, raise_error, assert_true, uuid, monotonically_increasing_id,
+ * typeof, version, current_user
  * (user, session_user), current_database, current_catalog.
  *
  *   nvl2(a, b, c)          b when a is not NULL, else c (at the common type of b and c)
@@ -8,6 +9,11 @@
  *                          it is evaluated on; its type is void
  *   assert_true(c [, msg]) NULL when c is true, else fails ("'c' is not true!" or msg)
  *   uuid()                 a random version 4 UUID per row (a generator per call instance)
+ *   monotonically_increasing_id()
+ *                          a BIGINT unique in the statement per row and increasing within a
+ *                          batch (each batch takes the next range from one counter; Spark puts
+ *                          the partition in the upper bits, the values are not consecutive
+ *                          there either)
  *   typeof(x)              Spark's name of x's type ("int", "decimal(10,2)", "array<string>")
  *   version()              "<deltalite version> deltalite" (Spark prints its version and git
  *                          revision)
@@ -109,6 +115,37 @@ dl_sql_fn_assert_true(dl_sql_fn_call *call, dl_vector *const *args, int64_t coun
         }
         return dl_sql_fail_run(err, NULL, "[USER_RAISED_EXCEPTION] the assertion is not true");
     }
+    return DL_OK;
+}
+
+/* ---- monotonically_increasing_id ------------------------------------------------------------ */
+
+typedef struct row_id_bind {
+    _Atomic(int64_t) next; /* the first id of the next batch, shared by the threads */
+} row_id_bind;
+
+dl_status
+dl_sql_bind_row_id(dl_sql_fn_bind *b, dl_error *err) {
+    row_id_bind *bd = dl_arena_alloc(b->arena, sizeof(*bd));
+    DL_CHECK(bd != NULL, err, DL_ERR_NOMEM, "monotonically_increasing_id: out of memory");
+    atomic_init(&bd->next, 0);
+    b->bind_data = bd;
+    b->ret_type = dl_sql_t(DL_VEC_TYPE_LONG);
+    return DL_OK;
+}
+
+dl_status
+dl_sql_fn_row_id(dl_sql_fn_call *call, dl_vector *const *args, int64_t count, dl_vector *out,
+                 dl_error *err) {
+    DL_UNUSED(args);
+    DL_UNUSED(err);
+    row_id_bind *bd = call->bind_data;
+    int64_t first = atomic_fetch_add(&bd->next, count);
+    int64_t *v = out->data;
+    for (int64_t i = 0; i < count; i++) {
+        v[i] = first + i;
+    }
+    dl_vec_set_length(out, count);
     return DL_OK;
 }
 
