@@ -508,7 +508,13 @@ dl_delta_tx_add_snapshot_file(dl_delta_tx *tx, const dl_delta_file *file,
                               const dl_delta_dv_desc *dv, const char *stats, dl_error *err) {
     DL_CHECK(tx->snap != NULL && file != NULL, err, DL_ERR_INVALID_ARG,
              "add: a snapshot file needs a transaction that read a snapshot");
-    const char *path = file->path.ptr; /* NUL-terminated (delta.h) */
+    return dl_delta_tx_add_file_as(tx, file, file->path.ptr, dv, stats, err);
+}
+
+dl_status
+dl_delta_tx_add_file_as(dl_delta_tx *tx, const dl_delta_file *file, const char *path,
+                        const dl_delta_dv_desc *dv, const char *stats, dl_error *err) {
+    DL_CHECK(file != NULL && path != NULL, err, DL_ERR_INVALID_ARG, "add: no file");
     DL_TRY(check_path("add", path, err));
     DL_TRY(check_stats(tx, path, stats, err));
     dl_delta_tx_file *f = dl_delta_tx_vec_push(&tx->arena, &tx->adds, sizeof(*f), err);

@@ -271,6 +271,12 @@ DL_NODISCARD dl_status dl_delta_tx_add_snapshot_file(dl_delta_tx *tx, const dl_d
                                                      const dl_delta_dv_desc *dv, const char *stats,
                                                      dl_error *err);
 
+/* As dl_delta_tx_add_snapshot_file for a live file of any snapshot (another table's: CLONE)
+ * staged under path (copied; relative to this table's root, or an absolute path or URI). */
+DL_NODISCARD dl_status dl_delta_tx_add_file_as(dl_delta_tx *tx, const dl_delta_file *file,
+                                               const char *path, const dl_delta_dv_desc *dv,
+                                               const char *stats, dl_error *err);
+
 /* Stages a cdc action (a change data file under _change_data/; dataChange is always false). */
 DL_NODISCARD dl_status dl_delta_tx_add_cdc(dl_delta_tx *tx, const char *path,
                                            const dl_delta_kv *partition_values,

@@ -259,6 +259,7 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
     case DL_SQL_STMT_ALTER_TABLE:
     case DL_SQL_STMT_VACUUM:
     case DL_SQL_STMT_OPTIMIZE:
+    case DL_SQL_STMT_CONVERT:
         DL_TRY(dl_sql_exec_dml(b, stmt, &r->plan, err));
         r->exec.is_work_done = true;
         return DL_OK;

@@ -110,7 +110,8 @@ static dl_status
 run_statement(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     switch (stmt->kind) {
     case DL_SQL_STMT_CREATE_TABLE:
-        return dl_sql_dml_create(b, stmt, err);
+        return stmt->u.create_table.is_clone ? dl_sql_dml_clone(b, stmt, out, err)
+                                             : dl_sql_dml_create(b, stmt, err);
     case DL_SQL_STMT_INSERT:
         return dl_sql_dml_insert(b, stmt, err);
     case DL_SQL_STMT_DELETE:
@@ -121,6 +122,8 @@ run_statement(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_e
         return dl_sql_dml_merge(b, stmt, err);
     case DL_SQL_STMT_RESTORE:
         return dl_sql_dml_restore(b, stmt, err);
+    case DL_SQL_STMT_CONVERT:
+        return dl_sql_dml_convert(b, stmt, err);
     case DL_SQL_STMT_ALTER_TABLE:
         return dl_sql_dml_alter(b, stmt, err);
     case DL_SQL_STMT_VACUUM:

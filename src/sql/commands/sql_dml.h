@@ -375,6 +375,28 @@ DL_NODISCARD dl_status dl_sql_dml_files_remove(const dl_sql_dml_target *t, dl_de
 DL_NODISCARD dl_status dl_sql_dml_files_record_reads(dl_delta_tx *tx, const dl_sql_dml_files *files,
                                                      dl_error *err);
 
+/* What dl_sql_dml_replace_rows took away: rows where the condition held, rows of the same
+ * files written back, and the files removed. */
+typedef struct dl_sql_dml_replaced {
+    int64_t n_deleted;
+    int64_t n_copied;
+    dl_sql_dml_removed removed;
+} dl_sql_dml_replaced;
+
+/* Stages in tx the removal of t's rows where where (over t's columns, no subquery) is TRUE,
+ * by copy-on-write: each live file holding such a row is removed and its other rows written
+ * through w (sql_dml_replace.c). The candidates are recorded as read. */
+DL_NODISCARD dl_status dl_sql_dml_replace_rows(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                               const dl_sql_expr *where, dl_delta_tx *tx,
+                                               dl_ops_writer *w, dl_sql_dml_replaced *out,
+                                               dl_error *err);
+
+/* A PROJECT over plan (whose first columns are t's) of t's columns and a BIGINT action code:
+ * 1 where cond (over plan) is TRUE, else 0 (sql_dml_replace.c). */
+DL_NODISCARD dl_status dl_sql_dml_project_code(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                               dl_sql_plan *plan, dl_sql_bexpr *cond, uint32_t loc,
+                                               dl_sql_plan **out, dl_error *err);
+
 /* Commits tx; on failure aborts writer (may be NULL) so its files go. Frees both. */
 DL_NODISCARD dl_status dl_sql_dml_commit(dl_delta_tx *tx, dl_ops_writer *writer, dl_error *err);
 
@@ -409,6 +431,28 @@ int64_t dl_sql_dml_clock_ms(void);
 
 /* The wall clock in ms since the epoch (0 when it cannot be read). */
 int64_t dl_sql_dml_now_ms(void);
+
+/* The table a CREATE TABLE statement makes (sql_dml_create.c): its folder (in the warehouse
+ * by name, or delta.`/path`), opened with its latest snapshot when it exists (t.snap NULL
+ * otherwise; t.schema unset); mode says whether it is created or replaced; is_skipped when
+ * IF NOT EXISTS meets an existing table or view. Existence errors as CREATE TABLE's. */
+typedef struct dl_sql_dml_new_table {
+    dl_sql_dml_target t;
+    bool is_path;
+    bool is_skipped;
+    dl_delta_create_mode mode;
+} dl_sql_dml_new_table;
+
+DL_NODISCARD dl_status dl_sql_dml_create_target(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                                dl_sql_dml_new_table *out, dl_error *err);
+
+/* CREATE [OR REPLACE] TABLE [IF NOT EXISTS] t SHALLOW|DEEP CLONE src (sql_clone.c): one
+ * result row in *out. */
+DL_NODISCARD dl_status dl_sql_dml_clone(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                        dl_sql_plan **out, dl_error *err);
+
+/* CONVERT TO DELTA parquet.`path` [NO STATISTICS] [PARTITIONED BY (...)] (sql_convert.c). */
+DL_NODISCARD dl_status dl_sql_dml_convert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 
 /* The statements (sql_dml_create.c, sql_dml_insert.c, sql_dml_rewrite.c, sql_dml_merge.c,
  * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c, sql_dml_optimize.c). */

@@ -273,6 +273,19 @@ check_existence(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, bool *
                      c->table_name);
 }
 
+dl_status
+dl_sql_dml_create_target(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_dml_new_table *out,
+                         dl_error *err) {
+    create_ctx *c = dl_arena_alloc_zero(b->arena, sizeof(*c));
+    DL_CHECK(c != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(open_location(b, stmt, c, err));
+    DL_TRY(check_existence(b, stmt, c, &out->is_skipped, err));
+    out->t = c->t;
+    out->is_path = c->is_path;
+    out->mode = c->spec.mode;
+    return DL_OK;
+}
+
 /* A replace AS SELECT removes every live file; Delta records numRemovedFiles and
  * numRemovedBytes with the write's metrics, as for INSERT OVERWRITE. */
 static dl_status
@@ -321,10 +334,10 @@ dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
                          "USING %.*s: deltalite creates Delta tables only (USING DELTA)",
                          DL_STR_FMT(stmt->u.create_table.using.name));
     }
-    if (stmt->u.create_table.has_like || stmt->u.create_table.is_clone ||
-        stmt->u.create_table.cluster_by.n > 0 || stmt->u.create_table.n_checks > 0) {
+    if (stmt->u.create_table.has_like || stmt->u.create_table.cluster_by.n > 0 ||
+        stmt->u.create_table.n_checks > 0) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "CREATE TABLE with LIKE, CLONE, CLUSTER BY or CHECK is not supported yet");
+                         "CREATE TABLE with LIKE, CLUSTER BY or CHECK is not supported yet");
     }
     if (stmt->u.create_table.options.n > 0) {
         DL_SQL_BIND_FAIL(b, stmt->u.create_table.options.items[0].loc, DL_ERR_UNSUPPORTED, err,

@@ -22,6 +22,7 @@
  * autoMerge); metrics numFiles, numOutputRows, numOutputBytes, and for an overwrite
  * numRemovedFiles and numRemovedBytes.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sql/commands/sql_dml.h"
@@ -90,13 +91,143 @@ stage_schema(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_delta_schema
     return dl_delta_tx_set_metadata(tx, &md, err);
 }
 
+/*
+ * The PARTITION clause resolved against the table. A column given a value is static: the
+ * query does not give it, every row gets the value (a constant appended after the query's
+ * columns), and an overwrite replaces only the rows with that value, as Spark's
+ * OverwriteByExpression and Delta's replaceWhere do. A column listed without a value, or not
+ * listed, is dynamic: the query gives it.
+ */
+typedef struct part_spec {
+    int32_t *fixed; /* per table column (n_fixed): the plan column of its value, or -1 */
+    int32_t n_fixed;
+    int32_t n_static;
+    int32_t n_dynamic;  /* partition columns without a value */
+    dl_sql_expr *where; /* static: AND of `p = v` (`p IS NULL`), or NULL */
+} part_spec;
+
+static int32_t
+fixed_column(const part_spec *ps, int32_t col) {
+    return col < ps->n_fixed ? ps->fixed[col] : -1;
+}
+
+/* A new expression node of kind at loc, in the statement arena. */
+static dl_sql_expr *
+new_expr(dl_sql_binder *b, dl_sql_expr_kind kind, uint32_t loc, uint32_t height) {
+    dl_sql_expr *e = dl_arena_alloc_zero(b->arena, sizeof(*e));
+    if (e != NULL) {
+        e->kind = kind;
+        e->loc = loc;
+        e->height = height;
+    }
+    return e;
+}
+
+/* ps->where AND column <=> value: Spark's static delete expression (EqualNullSafe). */
+static dl_status
+add_static_cond(dl_sql_binder *b, part_spec *ps, const dl_sql_partition_value *v, dl_error *err) {
+    dl_sql_expr *col = new_expr(b, DL_SQL_EXPR_COLUMN, v->column.loc, 1);
+    dl_sql_ident *id = dl_arena_alloc_zero(b->arena, sizeof(*id));
+    DL_CHECK(col != NULL && id != NULL, err, DL_ERR_NOMEM, "out of memory");
+    *id = v->column;
+    col->u.column.parts = id;
+    col->u.column.n_parts = 1;
+    uint32_t h = v->value->height + 1;
+    dl_sql_expr *eq = new_expr(b, DL_SQL_EXPR_BINARY, v->column.loc, h);
+    DL_CHECK(eq != NULL, err, DL_ERR_NOMEM, "out of memory");
+    eq->u.binary.op = DL_SQL_OP_NSEQ;
+    eq->u.binary.left = col;
+    eq->u.binary.right = v->value;
+    if (ps->where == NULL) {
+        ps->where = eq;
+        return DL_OK;
+    }
+    uint32_t top = (ps->where->height > h ? ps->where->height : h) + 1;
+    dl_sql_expr *and = new_expr(b, DL_SQL_EXPR_BINARY, ps->where->loc, top);
+    DL_CHECK(and != NULL, err, DL_ERR_NOMEM, "out of memory");
+    and->u.binary.op = DL_SQL_OP_AND;
+    and->u.binary.left = ps->where;
+    and->u.binary.right = eq;
+    ps->where = and;
+    return DL_OK;
+}
+
+/* Checks the PARTITION clause against t: partition columns only, each once. */
+static dl_status
+resolve_partition(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
+                  int32_t n_q, part_spec *ps, dl_error *err) {
+    const dl_sql_partition_spec *spec = &stmt->u.insert.partition;
+    int32_t n = t->schema->n_fields;
+    ps->fixed = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
+    DL_CHECK(ps->fixed != NULL, err, DL_ERR_NOMEM, "out of memory");
+    ps->n_fixed = n;
+    uint8_t *seen = dl_arena_alloc_zero(b->arena, (size_t)n + 1);
+    DL_CHECK(seen != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        ps->fixed[i] = -1;
+    }
+    for (uint32_t i = 0; i < spec->n; i++) {
+        const dl_sql_partition_value *v = &spec->items[i];
+        int32_t c = table_column(t->schema, v->column.name);
+        if (c < 0 || !dl_sql_dml_is_partition_column(t, c, NULL)) {
+            DL_SQL_BIND_FAIL(b, v->column.loc, DL_ERR_SQL_BIND, err,
+                             "[NON_PARTITION_COLUMN] PARTITION clause cannot contain the "
+                             "non-partition column: `%.*s` (%s is partitioned by %d columns)",
+                             DL_STR_FMT(v->column.name), t->display,
+                             dl_delta_snapshot_partition_count(t->snap));
+        }
+        if (seen[c]) {
+            DL_SQL_BIND_FAIL(b, v->column.loc, DL_ERR_SQL_BIND, err,
+                             "partition column `%.*s` is listed twice in the PARTITION clause",
+                             DL_STR_FMT(v->column.name));
+        }
+        seen[c] = 1;
+        if (v->value != NULL) {
+            ps->fixed[c] = n_q + ps->n_static++;
+            DL_TRY(add_static_cond(b, ps, v, err));
+        }
+    }
+    ps->n_dynamic = dl_delta_snapshot_partition_count(t->snap) - ps->n_static;
+    return DL_OK;
+}
+
+/* *q with the static partition values appended as constant columns. */
+static dl_status
+append_static_values(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t,
+                     const part_spec *ps, dl_sql_plan **q, dl_error *err) {
+    int32_t n_q = (*q)->n_cols;
+    int32_t n = n_q + ps->n_static;
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*exprs));
+    const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*names));
+    DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < n_q; i++) {
+        exprs[i] = dl_sql_bexpr_column(b->arena, i, (*q)->schema->fields[i].type);
+        DL_CHECK(exprs[i] != NULL, err, DL_ERR_NOMEM, "out of memory");
+        names[i] = (*q)->schema->fields[i].name;
+    }
+    const dl_sql_partition_spec *spec = &stmt->u.insert.partition;
+    dl_sql_scope none = {0};
+    dl_sql_bctx cx = {.b = b, .scope = &none, .clause = "PARTITION"};
+    for (uint32_t i = 0; i < spec->n; i++) {
+        const dl_sql_partition_value *v = &spec->items[i];
+        int32_t c = table_column(t->schema, v->column.name);
+        if (v->value == NULL) {
+            continue;
+        }
+        DL_TRY(dl_sql_binder_expr(&cx, v->value, &exprs[ps->fixed[c]], err));
+        names[ps->fixed[c]] = t->schema->fields[c].name;
+    }
+    return dl_sql_plan_project(b, *q, exprs, names, n, q, err);
+}
+
 /* map[i]: the query column for table column i. */
 static dl_status
 map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_sql_dml_target *t,
-            const dl_sql_plan *q, int32_t **out_map, dl_delta_schema *evolved, dl_error *err) {
+            const dl_sql_plan *q, const part_spec *ps, int32_t **out_map, dl_delta_schema *evolved,
+            dl_error *err) {
     const dl_sql_ident_list *cols = &stmt->u.insert.columns;
     bool by_name = stmt->u.insert.by_name;
-    int32_t n_q = q->n_cols;
+    int32_t n_q = q->n_cols - ps->n_static;
     dl_sql_ident *names = NULL;
     int32_t n_names = 0;
     bool is_evolved = false;
@@ -122,7 +253,7 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_
     int32_t *map = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(int32_t));
     DL_CHECK(map != NULL, err, DL_ERR_NOMEM, "out of memory");
     if (names == NULL) {
-        if (n_q != n) {
+        if (n_q != n - ps->n_static) {
             DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_SCHEMA, err,
                              n_q < n ? "[DELTA_INSERT_COLUMN_ARITY_MISMATCH] Cannot write to %s, "
                                        "not enough data columns: the table has %d columns but the "
@@ -131,16 +262,16 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_
                                        "writing to %s: the table has %d columns but the query "
                                        "gives %d (to add the new columns: SET "
                                        "spark.databricks.delta.schema.autoMerge.enabled = true)",
-                             t->display, n, n_q);
+                             t->display, n - ps->n_static, n_q);
         }
-        for (int32_t i = 0; i < n; i++) {
-            map[i] = i;
+        for (int32_t i = 0, next = 0; i < n; i++) {
+            map[i] = fixed_column(ps, i) >= 0 ? fixed_column(ps, i) : next++;
         }
         *out_map = map;
         return DL_OK;
     }
     for (int32_t i = 0; i < n; i++) {
-        map[i] = -1;
+        map[i] = fixed_column(ps, i);
     }
     for (int32_t i = 0; i < n_names; i++) {
         int32_t c = table_column(t->schema, names[i].name);
@@ -151,6 +282,12 @@ map_columns(dl_sql_binder *b, const dl_sql_stmt *stmt, bool is_merge_schema, dl_
                 "evolution needs spark.databricks.delta.schema.autoMerge.enabled or the "
                 "mergeSchema option)",
                 t->display, DL_STR_FMT(names[i].name));
+        }
+        if (fixed_column(ps, c) >= 0) {
+            DL_SQL_BIND_FAIL(b, names[i].loc, DL_ERR_SCHEMA, err,
+                             "[STATIC_PARTITION_COLUMN_IN_INSERT_COLUMN_LIST] Static partition "
+                             "column `%.*s` is also specified in the column list",
+                             DL_STR_FMT(names[i].name));
         }
         if (map[c] >= 0) {
             DL_SQL_BIND_FAIL(b, names[i].loc, DL_ERR_SCHEMA, err, "column '%.*s' is listed twice",
@@ -207,15 +344,33 @@ read_options(dl_sql_binder *b, const dl_sql_stmt *stmt, write_opts *out, dl_erro
     return DL_OK;
 }
 
+/* How an insert writes: what it replaces and how it says so in commitInfo. */
+typedef struct insert_how {
+    bool is_overwrite;        /* mode Overwrite: INSERT OVERWRITE or REPLACE WHERE */
+    bool is_by_partition;     /* dynamic overwrite of a partitioned table */
+    const dl_sql_expr *where; /* the rows replaced (REPLACE WHERE, a static PARTITION
+                                 overwrite), or NULL: an overwrite replaces every row */
+    bool is_checked;          /* every row written must satisfy where (REPLACE WHERE) */
+    const write_opts *opts;
+    int64_t n_removed; /* files the statement removed */
+} insert_how;
+
 static dl_status
-stage_write_info(dl_delta_tx *tx, bool is_overwrite, const write_opts *opts, dl_error *err) {
+stage_write_info(dl_sql_binder *b, dl_delta_tx *tx, const insert_how *how, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_WRITE);
-    DL_TRY(dl_delta_tx_param_string(tx, "mode", is_overwrite ? "Overwrite" : "Append", err));
+    DL_TRY(dl_delta_tx_param_string(tx, "mode", how->is_overwrite ? "Overwrite" : "Append", err));
     DL_TRY(dl_delta_tx_param_string(tx, "partitionBy", "[]", err));
-    if (opts->is_dynamic) {
+    if (how->where != NULL) {
+        /* Delta's Write records its replaceWhere as one string (not an array), the condition's
+         * SQL as Spark prints an expression: parenthesised */
+        const char *text = dl_arena_printf(b->arena, "(%s)", dl_sql_dml_expr_text(b, how->where));
+        DL_CHECK(text != NULL, err, DL_ERR_NOMEM, "out of memory");
+        DL_TRY(dl_delta_tx_param_string(tx, "predicate", text, err));
+    }
+    if (how->opts->is_dynamic) {
         DL_TRY(dl_delta_tx_param_json(tx, "isDynamicPartitionOverwrite", "true", err));
     }
-    if (opts->is_merge_schema) {
+    if (how->opts->is_merge_schema) {
         DL_TRY(dl_delta_tx_param_json(tx, "canMergeSchema", "true", err));
     }
     return DL_OK;
@@ -273,43 +428,84 @@ remove_written_partitions(dl_sql_binder *b, const dl_sql_dml_target *t, const dl
     return s;
 }
 
-/* The rows written; an overwrite's removes (the whole table, or in dynamic mode of a
- * partitioned table the partitions written) with its metrics. */
+/* The rows of plan written through sink; with how->is_checked each must satisfy how->where
+ * (over the table's columns), else DELTA_REPLACE_WHERE_MISMATCH, as Delta's replaceWhere
+ * constraint check (spark.databricks.delta.replaceWhere.constraintCheck.enabled). */
 static dl_status
-write_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, bool is_overwrite,
-           bool is_dynamic, dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
+write_new_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, const insert_how *how,
+               dl_ops_writer *w, dl_error *err) {
+    dl_sql_dml_sink sink = {.writer = w, .schema = t->schema, .code_col = -1, .source_col = -1};
+    if (!how->is_checked) {
+        return dl_sql_dml_run(b, plan, &sink, err);
+    }
+    int32_t n = t->schema->n_fields;
+    dl_sql_scope scope;
+    DL_TRY(dl_sql_scope_of(b, plan, NULL, &scope, err));
+    dl_sql_bctx cx = {.b = b, .scope = &scope, .clause = "REPLACE WHERE"};
+    dl_sql_bexpr *cond = NULL;
+    DL_TRY(dl_sql_binder_cond(&cx, how->where, &cond, err));
+    DL_TRY(dl_sql_dml_project_code(b, t, plan, cond, how->where->loc, &plan, err));
+    sink.code_col = n;
+    sink.keep_mask = 1u << 1;
+    DL_TRY(dl_sql_dml_run(b, plan, &sink, err));
+    if (sink.counts[0] > 0) {
+        dl_ops_writer_abort(w);
+        DL_SQL_BIND_FAIL(b, how->where->loc, DL_ERR_CONSTRAINT, err,
+                         "[DELTA_REPLACE_WHERE_MISMATCH] Written data does not conform to partial "
+                         "table overwrite condition or constraint '%s' of %s: %" PRId64
+                         " of the %" PRId64 " rows written do not satisfy it",
+                         dl_sql_dml_expr_text(b, how->where), t->display, sink.counts[0],
+                         sink.counts[0] + sink.counts[1]);
+    }
+    return DL_OK;
+}
+
+/* The rows written; an overwrite's removes (the whole table, the rows matching how->where,
+ * or in dynamic mode of a partitioned table the partitions written) with its metrics. */
+static dl_status
+write_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, insert_how *how,
+           dl_delta_tx *tx, dl_ops_writer *w, dl_error *err) {
     int64_t n_files = 0;
     int64_t n_bytes = 0;
-    bool is_by_partition = is_dynamic && dl_delta_snapshot_partition_count(t->snap) > 0;
-    if (is_overwrite && !is_by_partition) {
+    dl_sql_dml_replaced r = {0};
+    if (how->where != NULL) {
+        DL_TRY(dl_sql_dml_replace_rows(b, t, how->where, tx, w, &r, err));
+        n_files = r.removed.n_files;
+        n_bytes = r.removed.n_bytes;
+    } else if (how->is_overwrite && !how->is_by_partition) {
         dl_delta_tx_read_whole_table(tx);
         DL_TRY(dl_sql_dml_remove_all(t, tx, &n_files, &n_bytes, err));
     }
-    dl_sql_dml_sink sink = {.writer = w, .schema = t->schema, .code_col = -1, .source_col = -1};
-    DL_TRY(dl_sql_dml_run(b, plan, &sink, err));
+    DL_TRY(write_new_rows(b, t, plan, how, w, err));
     DL_TRY(dl_ops_writer_stage(w, tx, true, err));
-    if (is_overwrite && is_by_partition) {
+    if (how->is_overwrite && how->is_by_partition) {
         DL_TRY(remove_written_partitions(b, t, w, tx, &n_files, &n_bytes, err));
     }
-    if (is_overwrite) {
+    how->n_removed = n_files;
+    if (how->is_overwrite) {
         DL_TRY(dl_delta_tx_metric(tx, "numRemovedFiles", n_files, err));
         DL_TRY(dl_delta_tx_metric(tx, "numRemovedBytes", n_bytes, err));
+    }
+    if (how->where != NULL) {
+        DL_TRY(dl_delta_tx_metric(tx, "numCopiedRows", r.n_copied, err));
+        DL_TRY(dl_delta_tx_metric(tx, "numDeletedRows", r.n_deleted, err));
+        DL_TRY(dl_delta_tx_metric(tx, "numAddedChangeFiles", 0, err));
+        /* numOutputRows counts the rows inserted, not the ones copied back */
+        DL_TRY(dl_delta_tx_metric(tx, "numOutputRows", dl_ops_writer_rows(w) - r.n_copied, err));
     }
     return DL_OK;
 }
 
 static dl_status
-run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, const write_opts *opts, dl_sql_dml_target *t,
-           dl_sql_plan *plan, const dl_delta_schema *evolved, dl_delta_tx *tx,
-           dl_ops_writer **out_w, dl_error *err) {
-    bool is_overwrite = stmt->u.insert.is_overwrite;
-    DL_TRY(stage_write_info(tx, is_overwrite, opts, err));
+run_insert(dl_sql_binder *b, insert_how *how, dl_sql_dml_target *t, dl_sql_plan *plan,
+           const dl_delta_schema *evolved, dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
+    DL_TRY(stage_write_info(b, tx, how, err));
     if (evolved->type != NULL) {
         DL_TRY(stage_schema(b, t, evolved, tx, err));
     }
     dl_ops_writer *w = NULL;
     DL_TRY(dl_sql_dml_writer(b, t, tx, &w, err));
-    dl_status s = write_rows(b, t, plan, is_overwrite, opts->is_dynamic, tx, w, err);
+    dl_status s = write_rows(b, t, plan, how, tx, w, err);
     if (s != DL_OK) {
         dl_ops_writer_abort(w);
         dl_ops_writer_free(w);
@@ -319,38 +515,80 @@ run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, const write_opts *opts, dl
     return DL_OK;
 }
 
+/* REPLACE WHERE as Spark's grammar takes it: INSERT INTO t [WITH (...)] REPLACE WHERE cond
+ * query, no OVERWRITE, PARTITION or column list. */
+static dl_status
+check_replace_where(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    const dl_sql_expr *where = stmt->u.insert.replace_where;
+    if (where == NULL) {
+        return DL_OK;
+    }
+    if (stmt->u.insert.is_overwrite || stmt->u.insert.partition.n > 0 ||
+        stmt->u.insert.has_columns || stmt->u.insert.by_name) {
+        DL_SQL_BIND_FAIL(b, where->loc, DL_ERR_SQL_SYNTAX, err,
+                         "[PARSE_SYNTAX_ERROR] REPLACE WHERE goes with INSERT INTO t REPLACE WHERE "
+                         "cond query only (no OVERWRITE, PARTITION clause, column list or BY "
+                         "NAME)");
+    }
+    return DL_OK;
+}
+
+/* What the statement replaces, from its clauses and options. */
+static dl_status
+plan_how(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t, const part_spec *ps,
+         const write_opts *opts, insert_how *how, dl_error *err) {
+    DL_TRY(check_replace_where(b, stmt, err));
+    how->opts = opts;
+    how->is_overwrite = stmt->u.insert.is_overwrite || stmt->u.insert.replace_where != NULL;
+    how->is_by_partition = stmt->u.insert.is_overwrite && opts->is_dynamic &&
+                           dl_delta_snapshot_partition_count(t->snap) > 0;
+    how->is_checked = stmt->u.insert.replace_where != NULL;
+    how->where = stmt->u.insert.replace_where;
+    if (stmt->u.insert.is_overwrite && !opts->is_dynamic && ps->n_static > 0) {
+        how->where = ps->where;
+    }
+    if (how->where != NULL && dl_sql_dml_is_cdf(t)) {
+        DL_SQL_BIND_FAIL(b, how->where->loc, DL_ERR_UNSUPPORTED, err,
+                         "INSERT replacing the rows where %s on %s, which has the change data "
+                         "feed on, is not supported yet (the replaced rows would need change "
+                         "data files)",
+                         dl_sql_dml_expr_text(b, how->where), t->display);
+    }
+    return DL_OK;
+}
+
 dl_status
 dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
-    if (stmt->u.insert.partition.n > 0 || stmt->u.insert.replace_where != NULL) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "INSERT with a PARTITION clause or REPLACE WHERE is not supported yet");
-    }
     write_opts opts = {0};
     DL_TRY(read_options(b, stmt, &opts, err));
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.insert.table, stmt->loc, &t, err));
     dl_sql_plan *q = NULL;
     DL_TRY(dl_sql_binder_query(b, stmt->u.insert.query, NULL, &q, err));
+    part_spec ps = {0};
+    DL_TRY(resolve_partition(b, stmt, &t, q->n_cols, &ps, err));
+    insert_how how = {0};
+    DL_TRY(plan_how(b, stmt, &t, &ps, &opts, &how, err));
+    if (ps.n_static > 0) {
+        DL_TRY(append_static_values(b, stmt, &t, &ps, &q, err));
+    }
     int32_t *map = NULL;
     dl_delta_schema evolved = {0}; /* type NULL: the schema stays */
-    DL_TRY(map_columns(b, stmt, opts.is_merge_schema, &t, q, &map, &evolved, err));
+    DL_TRY(map_columns(b, stmt, opts.is_merge_schema, &t, q, &ps, &map, &evolved, err));
     dl_sql_plan *plan = NULL;
     DL_TRY(dl_sql_dml_conform(b, &t, q, map, stmt->loc, &plan, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = run_insert(b, stmt, &opts, &t, plan, &evolved, tx, &w, err);
+    dl_status s = run_insert(b, &how, &t, plan, &evolved, tx, &w, err);
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;
     }
     /* No rows written and no file removed (an append, a dynamic overwrite that wrote no
-     * partition, an overwrite of an empty table): Delta has no action and commits nothing
-     * (commitIfNeeded). */
-    bool is_by_partition = opts.is_dynamic && dl_delta_snapshot_partition_count(t.snap) > 0;
-    bool removes_none = !stmt->u.insert.is_overwrite || is_by_partition ||
-                        dl_delta_snapshot_file_count(t.snap) == 0;
-    if (removes_none && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
+     * partition, an overwrite of an empty table, a replace that matched nothing): Delta has no
+     * action and commits nothing (commitIfNeeded). */
+    if (how.n_removed == 0 && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
         dl_sql_dml_discard(tx, w);
         return DL_OK;
     }
