@@ -300,10 +300,11 @@ write_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, bool is_ov
 
 static dl_status
 run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, const write_opts *opts, dl_sql_dml_target *t,
-           dl_sql_plan *plan, const dl_delta_schema *evolved, dl_delta_tx *tx,
-           dl_ops_writer **out_w, dl_error *err) {
+           dl_sql_plan *plan, const dl_delta_schema *evolved, const dl_sql_insert_hook *hook,
+           dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
     bool is_overwrite = stmt->u.insert.is_overwrite;
-    DL_TRY(stage_write_info(tx, is_overwrite, opts, err));
+    DL_TRY(hook != NULL ? hook->stage(hook->ctx, tx, err)
+                        : stage_write_info(tx, is_overwrite, opts, err));
     if (evolved->type != NULL) {
         DL_TRY(stage_schema(b, t, evolved, tx, err));
     }
@@ -321,6 +322,12 @@ run_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, const write_opts *opts, dl
 
 dl_status
 dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    return dl_sql_dml_insert_with(b, stmt, NULL, err);
+}
+
+dl_status
+dl_sql_dml_insert_with(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_insert_hook *hook,
+                       dl_error *err) {
     if (stmt->u.insert.partition.n > 0 || stmt->u.insert.replace_where != NULL) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "INSERT with a PARTITION clause or REPLACE WHERE is not supported yet");
@@ -339,7 +346,7 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = run_insert(b, stmt, &opts, &t, plan, &evolved, tx, &w, err);
+    dl_status s = run_insert(b, stmt, &opts, &t, plan, &evolved, hook, tx, &w, err);
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;
@@ -350,7 +357,7 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     bool is_by_partition = opts.is_dynamic && dl_delta_snapshot_partition_count(t.snap) > 0;
     bool removes_none = !stmt->u.insert.is_overwrite || is_by_partition ||
                         dl_delta_snapshot_file_count(t.snap) == 0;
-    if (removes_none && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
+    if (removes_none && evolved.type == NULL && dl_ops_writer_file_count(w) == 0 && hook == NULL) {
         dl_sql_dml_discard(tx, w);
         return DL_OK;
     }
