@@ -170,6 +170,20 @@ app_id(dl_sql_binder *b, const char *path) {
     return dl_arena_printf(b->arena, APP_PREFIX "/%s", path);
 }
 
+/* The appIds of the files COPY INTO loaded into the snapshot's table, in loaded. */
+static dl_status
+loaded_files(const dl_delta_snapshot *snap, dl_hmap *loaded, dl_error *err) {
+    size_t n = dl_delta_snapshot_txn_count(snap);
+    size_t prefix = strlen(APP_PREFIX);
+    for (size_t i = 0; i < n; i++) {
+        const char *id = dl_delta_snapshot_txn_at(snap, i)->app_id;
+        if (strncmp(id, APP_PREFIX, prefix) == 0) {
+            DL_TRY(dl_hmap_put(loaded, dl_str_from_cstr(id), 1, err));
+        }
+    }
+    return DL_OK;
+}
+
 static dl_status
 list_new_files(copy_into *c, const dl_sql_dml_target *t, dl_error *err) {
     dl_sql_binder *b = c->b;
@@ -180,16 +194,20 @@ list_new_files(copy_into *c, const dl_sql_dml_target *t, dl_error *err) {
     DL_TRY(dl_sql_bind_paths(b, store, arg, "COPY INTO", &c->files, err));
     c->new_files = dl_arena_alloc_zero(b->arena, (size_t)(c->files.n + 1) * sizeof(char *));
     DL_CHECK(c->new_files != NULL, err, DL_ERR_NOMEM, "out of memory");
-    for (int32_t i = 0; i < c->files.n; i++) {
+    dl_hmap loaded;
+    dl_hmap_init(&loaded, b->exec->alloc);
+    dl_status s = c->is_force ? DL_OK : loaded_files(t->snap, &loaded, err);
+    for (int32_t i = 0; i < c->files.n && s == DL_OK; i++) {
         const char *id = app_id(b, c->files.items[i]);
-        DL_CHECK(id != NULL, err, DL_ERR_NOMEM, "out of memory");
-        int64_t v = 0;
-        bool is_loaded = dl_delta_snapshot_txn_version(t->snap, id, &v);
-        if (c->is_force || !is_loaded) {
+        if (id == NULL) {
+            s = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        } else if (!dl_hmap_get(&loaded, dl_str_from_cstr(id), NULL)) {
             c->new_files[c->n_new++] = c->files.items[i];
+            s = dl_hmap_put(&loaded, dl_str_from_cstr(id), 1, err); /* a file named twice */
         }
     }
-    return DL_OK;
+    dl_hmap_destroy(&loaded);
+    return s;
 }
 
 /* ---- the query ------------------------------------------------------------------------------ */
