@@ -16,24 +16,11 @@
 
 #include "formats/fmt_int.h"
 
-typedef struct csv_file {
-    const char *name;
-    dl_vec_buffer *buf;
-} csv_file;
-
-typedef struct csv_chunk {
-    int32_t file;
-    size_t start, end; /* bytes of the file's buffer */
-} csv_chunk;
-
 struct dl_fmt_csv {
     const dl_allocator *alloc;
     dl_fmt_csv_options o;
     dl_arena arena;
-    csv_file *files;
-    int32_t n_files;
-    csv_chunk *chunks;
-    int32_t n_chunks;
+    dl_fmt_input in; /* the files and their chunks */
 };
 
 /* ---- tokenizing ----------------------------------------------------------------------------- */
@@ -383,54 +370,14 @@ dl_fmt_csv_options_init(dl_fmt_csv_options *o) {
                               .n_threads = 1};
 }
 
-static dl_status
-add_chunk(dl_fmt_csv *r, int32_t file, size_t start, size_t end, int32_t *cap, dl_error *err) {
-    if (r->n_chunks == *cap) {
-        int32_t grown_cap = *cap == 0 ? 16 : 2 * *cap;
-        csv_chunk *grown = dl_arena_alloc_array(&r->arena, (size_t)grown_cap, sizeof(csv_chunk));
-        DL_CHECK(grown != NULL, err, DL_ERR_NOMEM, "out of memory reading CSV");
-        if (r->n_chunks > 0) {
-            memcpy(grown, r->chunks, (size_t)r->n_chunks * sizeof(csv_chunk));
-        }
-        r->chunks = grown;
-        *cap = grown_cap;
-    }
-    r->chunks[r->n_chunks++] = (csv_chunk){.file = file, .start = start, .end = end};
-    return DL_OK;
-}
-
 static size_t header_end(const dl_fmt_csv *r, int32_t f);
 
-/* Chunks of every file: whole files with multi_line, else pieces ending at line breaks. With a
- * header the first chunk holds it (it may follow many skipped lines), since only the chunk at
- * offset 0 skips it. */
-static dl_status
-split_chunks(dl_fmt_csv *r, dl_error *err) {
-    size_t total = 0;
-    for (int32_t f = 0; f < r->n_files; f++) {
-        total += r->files[f].buf->size;
-    }
-    size_t target = total / (size_t)(4 * DL_MAX(r->o.n_threads, 1)) + 1;
-    target = DL_MAX(target, r->o.min_chunk != 0 ? r->o.min_chunk : (size_t)1 << 20);
-    int32_t cap = 0;
-    for (int32_t f = 0; f < r->n_files; f++) {
-        const char *s = (const char *)r->files[f].buf->data;
-        size_t size = r->files[f].buf->size;
-        size_t start = 0;
-        size_t min_end = r->o.has_header && !r->o.is_multi_line ? header_end(r, f) : 0;
-        while (!r->o.is_multi_line && size - start > target) {
-            size_t from = DL_MAX(start + target, min_end > 0 ? min_end - 1 : 0);
-            const char *nl = from < size ? memchr(s + from, '\n', size - from) : NULL;
-            if (nl == NULL) {
-                break;
-            }
-            size_t end = (size_t)(nl - s) + 1;
-            DL_TRY(add_chunk(r, f, start, end, &cap, err));
-            start = end;
-        }
-        DL_TRY(add_chunk(r, f, start, size, &cap, err));
-    }
-    return DL_OK;
+/* With a header the first chunk of a file holds it (it may follow many skipped lines), since
+ * only the chunk at offset 0 skips it. */
+static size_t
+chunk_min_end(const void *ctx, int32_t f) {
+    const dl_fmt_csv *r = ctx;
+    return r->o.has_header ? header_end(r, f) : 0;
 }
 
 dl_status
@@ -441,16 +388,11 @@ dl_fmt_csv_new(const dl_allocator *alloc, const dl_fmt_csv_options *opts, const 
     r->alloc = alloc;
     r->o = *opts;
     dl_arena_init(&r->arena, alloc, 0);
-    r->files = dl_arena_alloc_zero(&r->arena, (size_t)(n_files + 1) * sizeof(csv_file));
-    if (r->files == NULL) {
-        dl_fmt_csv_free(r);
-        DL_FAIL(err, DL_ERR_NOMEM, "out of memory reading CSV");
+    dl_status s = dl_fmt_input_init(&r->in, alloc, names, data, n_files, err);
+    if (s == DL_OK) {
+        s = dl_fmt_input_split(&r->in, r->o.n_threads, r->o.min_chunk, r->o.is_multi_line,
+                               chunk_min_end, r, err);
     }
-    for (int32_t i = 0; i < n_files; i++) {
-        r->files[i] = (csv_file){.name = names[i], .buf = dl_vec_buffer_ref(data[i])};
-        r->n_files++;
-    }
-    dl_status s = split_chunks(r, err);
     if (s != DL_OK) {
         dl_fmt_csv_free(r);
         return s;
@@ -464,17 +406,15 @@ dl_fmt_csv_free(dl_fmt_csv *r) {
     if (r == NULL) {
         return;
     }
-    for (int32_t i = 0; i < r->n_files; i++) {
-        dl_vec_buffer_unref(r->files[i].buf);
-    }
+    dl_fmt_input_destroy(&r->in);
     dl_arena_destroy(&r->arena);
     dl_mem_free(r->alloc, r, sizeof(*r));
 }
 
 static void
-tokenizer_init(tokenizer *t, const dl_fmt_csv *r, const csv_chunk *c) {
+tokenizer_init(tokenizer *t, const dl_fmt_csv *r, const dl_fmt_chunk *c) {
     *t = (tokenizer){.o = &r->o,
-                     .base = (const char *)r->files[c->file].buf->data,
+                     .base = (const char *)r->in.files[c->file].buf->data,
                      .pos = c->start,
                      .end = c->end,
                      .skip_header = r->o.has_header && c->start == 0,
@@ -489,7 +429,7 @@ tokenizer_destroy(tokenizer *t) {
 /* Where the header line of file f ends (after its line break), or 0 when it has none. */
 static size_t
 header_end(const dl_fmt_csv *r, int32_t f) {
-    csv_chunk whole = {.file = f, .start = 0, .end = r->files[f].buf->size};
+    dl_fmt_chunk whole = {.file = f, .start = 0, .end = r->in.files[f].buf->size};
     tokenizer t;
     tokenizer_init(&t, r, &whole);
     t.skip_header = false;
@@ -504,50 +444,14 @@ header_end(const dl_fmt_csv *r, int32_t f) {
 /* Line (1-based) of byte off in file f. */
 static int64_t
 line_of(const dl_fmt_csv *r, int32_t f, size_t off) {
-    const char *s = (const char *)r->files[f].buf->data;
-    int64_t line = 1;
-    for (const char *p = s, *end = s + off; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL) {
-            break;
-        }
-        line++;
-        p = nl + 1;
-    }
-    return line;
-}
-
-/* Runs fn over args[0..n) on the pool (or here). */
-static dl_status
-run_tasks(const dl_fmt_csv *r, dl_pool_fn fn, void *args, size_t arg_size, int32_t n,
-          dl_error *err) {
-    if (r->o.pool == NULL || n == 1) {
-        for (int32_t i = 0; i < n; i++) {
-            DL_TRY(fn((char *)args + (size_t)i * arg_size, err));
-        }
-        return DL_OK;
-    }
-    dl_pool_group g;
-    dl_pool_group_init(&g, r->o.pool);
-    dl_status s = DL_OK;
-    for (int32_t i = 0; i < n && s == DL_OK; i++) {
-        s = dl_pool_submit(&g, fn, (char *)args + (size_t)i * arg_size, err);
-    }
-    dl_error wait_err;
-    dl_error_clear(&wait_err);
-    dl_status ws = dl_pool_group_wait(&g, &wait_err);
-    if (s == DL_OK && ws != DL_OK) {
-        *err = wait_err;
-        s = ws;
-    }
-    return s;
+    return dl_fmt_line_of((const char *)r->in.files[f].buf->data, off);
 }
 
 /* ---- inferring the schema ------------------------------------------------------------------- */
 
 typedef struct infer_task {
     const dl_fmt_csv *r;
-    const csv_chunk *chunk;
+    const dl_fmt_chunk *chunk;
     int32_t n_cols;
     col_kind *kinds;
 } infer_task;
@@ -631,9 +535,9 @@ header_names(dl_fmt_csv *r, tokenizer *t, const record *rec, dl_arena *arena, co
 static dl_status
 first_record(dl_fmt_csv *r, tokenizer *t, record *rec, bool *has, dl_error *err) {
     *has = false;
-    for (int32_t i = 0; i < r->n_chunks && !*has; i++) {
+    for (int32_t i = 0; i < r->in.n_chunks && !*has; i++) {
         tokenizer_destroy(t);
-        tokenizer_init(t, r, &r->chunks[i]);
+        tokenizer_init(t, r, &r->in.chunks[i]);
         t->skip_header = false;
         DL_TRY(next_record(t, rec, has, err));
     }
@@ -657,15 +561,16 @@ kind_type(col_kind k, dl_arena *arena, const dl_type **out, dl_error *err) {
 
 static dl_status
 infer_types(dl_fmt_csv *r, int32_t n_cols, col_kind *kinds, dl_error *err) {
-    infer_task *tasks = dl_arena_alloc_array(&r->arena, (size_t)r->n_chunks, sizeof(infer_task));
+    infer_task *tasks = dl_arena_alloc_array(&r->arena, (size_t)r->in.n_chunks, sizeof(infer_task));
     DL_CHECK(tasks != NULL, err, DL_ERR_NOMEM, "out of memory inferring a CSV schema");
-    for (int32_t i = 0; i < r->n_chunks; i++) {
-        tasks[i] = (infer_task){.r = r, .chunk = &r->chunks[i], .n_cols = n_cols};
+    for (int32_t i = 0; i < r->in.n_chunks; i++) {
+        tasks[i] = (infer_task){.r = r, .chunk = &r->in.chunks[i], .n_cols = n_cols};
         tasks[i].kinds = dl_arena_alloc_zero(&r->arena, (size_t)n_cols * sizeof(col_kind));
         DL_CHECK(tasks[i].kinds != NULL, err, DL_ERR_NOMEM, "out of memory inferring a schema");
     }
-    DL_TRY(run_tasks(r, infer_chunk, tasks, sizeof(infer_task), r->n_chunks, err));
-    for (int32_t i = 0; i < r->n_chunks; i++) {
+    DL_TRY(
+        dl_fmt_run_tasks(r->o.pool, infer_chunk, tasks, sizeof(infer_task), r->in.n_chunks, err));
+    for (int32_t i = 0; i < r->in.n_chunks; i++) {
         for (int32_t c = 0; c < n_cols; c++) {
             kinds[c] = widen(kinds[c], tasks[i].kinds[c]);
         }
@@ -677,14 +582,14 @@ infer_types(dl_fmt_csv *r, int32_t n_cols, col_kind *kinds, dl_error *err) {
 static dl_status
 column_names(dl_fmt_csv *r, dl_arena *arena, const char ***out, int32_t *out_n, dl_error *err) {
     tokenizer t;
-    tokenizer_init(&t, r, &r->chunks[0]);
+    tokenizer_init(&t, r, &r->in.chunks[0]);
     record rec;
     bool has = false;
     dl_status s = first_record(r, &t, &rec, &has, err);
     if (s == DL_OK && !has) {
         s = dl_error_set(err, DL_ERR_INVALID_ARG,
                          "'%s': no line to take the columns from (the file%s empty)",
-                         r->files[0].name, r->n_files > 1 ? "s are" : " is");
+                         r->in.files[0].name, r->in.n_files > 1 ? "s are" : " is");
         dl_error_hint(err, "give the columns with schema => 'a INT, b STRING'");
     }
     const char **names = NULL;
@@ -727,15 +632,13 @@ dl_fmt_csv_infer(dl_fmt_csv *r, bool is_typed, dl_arena *arena, const dl_type **
 
 typedef struct read_task {
     const dl_fmt_csv *r;
-    const csv_chunk *chunk;
+    const dl_fmt_chunk *chunk;
     const dl_type *schema;
     int32_t corrupt;     /* schema field taking malformed lines, or -1 */
     int32_t n_data;      /* the file's columns */
     const int32_t *to;   /* file column -> schema field */
     dl_vec_buffer *heap; /* the chunk's bytes as a string heap, or NULL (copy instead) */
-    dl_batch **batches;
-    int64_t n_batches;
-    int64_t cap_batches;
+    dl_fmt_batches batches;
     /* per batch */
     tokenizer t;
     record recs[DL_BATCH_CAPACITY];
@@ -760,7 +663,7 @@ malformed(const read_task *rt, const record *rec, int32_t col, dl_str v, const c
     (void)dl_error_set(err, DL_ERR_INVALID_ARG,
                        "[MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION] '%s': line %lld%s: %s: "
                        "'%.*s'%s (mode FAILFAST)",
-                       r->files[rt->chunk->file].name, (long long)line, where, why, shown, v.ptr,
+                       r->in.files[rt->chunk->file].name, (long long)line, where, why, shown, v.ptr,
                        v.len > 60 ? "..." : "");
     dl_error_hint(err, "fix the line, or read with mode => 'PERMISSIVE' (bad values NULL, the "
                        "line in a _corrupt_record column) or 'DROPMALFORMED' (the line skipped)");
@@ -944,41 +847,6 @@ fill_corrupt(read_task *rt, dl_batch *batch, int64_t n, dl_error *err) {
 }
 
 static dl_status
-keep_batch(read_task *rt, dl_batch *batch, dl_error *err) {
-    if (rt->n_batches == rt->cap_batches) {
-        int64_t cap = rt->cap_batches == 0 ? 8 : 2 * rt->cap_batches;
-        dl_batch **grown =
-            dl_mem_realloc(rt->r->alloc, rt->batches, (size_t)rt->cap_batches * sizeof(dl_batch *),
-                           (size_t)cap * sizeof(dl_batch *));
-        if (grown == NULL) {
-            dl_vec_batch_free(batch);
-            DL_FAIL(err, DL_ERR_NOMEM, "out of memory reading CSV");
-        }
-        rt->batches = grown;
-        rt->cap_batches = cap;
-    }
-    rt->batches[rt->n_batches++] = batch;
-    return DL_OK;
-}
-
-/* Drops the malformed rows (DROPMALFORMED). */
-static dl_status
-drop_bad(read_task *rt, dl_batch *batch, int64_t n, dl_error *err) {
-    uint32_t rows[DL_BATCH_CAPACITY];
-    int64_t m = 0;
-    for (int64_t k = 0; k < n; k++) {
-        if (!rt->bad[k]) {
-            rows[m++] = (uint32_t)k;
-        }
-    }
-    if (m == n) {
-        return DL_OK;
-    }
-    DL_TRY(dl_vec_batch_set_sel(batch, rows, m, err));
-    return dl_vec_batch_apply_sel(batch, err);
-}
-
-static dl_status
 convert_batch(read_task *rt, int64_t n, dl_error *err) {
     check_shapes(rt, n);
     dl_batch *batch = NULL;
@@ -995,7 +863,7 @@ convert_batch(read_task *rt, int64_t n, dl_error *err) {
         s = fail_first(rt, n, err);
     }
     if (s == DL_OK && rt->r->o.mode == DL_FMT_DROPMALFORMED) {
-        s = drop_bad(rt, batch, n, err);
+        s = dl_fmt_drop_rows(batch, rt->bad, n, err);
     }
     if (s != DL_OK) {
         dl_vec_batch_free(batch);
@@ -1005,30 +873,16 @@ convert_batch(read_task *rt, int64_t n, dl_error *err) {
         dl_vec_batch_free(batch);
         return DL_OK;
     }
-    return keep_batch(rt, batch, err);
-}
-
-static void
-release_parent(void *ctx, void *data) {
-    (void)data;
-    dl_vec_buffer_unref(ctx);
+    return dl_fmt_batches_keep(&rt->batches, rt->r->alloc, batch, err);
 }
 
 static dl_status
 read_chunk(void *arg, dl_error *err) {
     read_task *rt = arg;
     const dl_fmt_csv *r = rt->r;
-    const csv_chunk *c = rt->chunk;
-    dl_vec_buffer *file = r->files[c->file].buf;
-    if (c->end - c->start <= INT32_MAX && c->end > c->start) {
-        dl_vec_buffer *parent = dl_vec_buffer_ref(file);
-        dl_status s = dl_vec_buffer_wrap(r->alloc, file->data + c->start, c->end - c->start,
-                                         release_parent, parent, &rt->heap, err);
-        if (s != DL_OK) {
-            dl_vec_buffer_unref(parent);
-            return s;
-        }
-    }
+    const dl_fmt_chunk *c = rt->chunk;
+    dl_vec_buffer *file = r->in.files[c->file].buf;
+    DL_TRY(dl_fmt_chunk_heap(r->alloc, &r->in, c, &rt->heap, err));
     rt->is_utf8 = c->end == c->start || dl_utf8_valid(file->data + c->start, c->end - c->start);
     tokenizer_init(&rt->t, r, c);
     dl_buf_init(&rt->scratch, r->alloc);
@@ -1117,29 +971,23 @@ dl_fmt_csv_read(dl_fmt_csv *r, const dl_type *schema, dl_fmt_push_fn push, void 
     int32_t corrupt = -1;
     DL_TRY(dl_fmt_csv_check_schema(&r->o, schema, err));
     map_schema(r, schema, to, &n_data, &corrupt);
-    read_task *tasks = dl_mem_alloc_array(r->alloc, (size_t)r->n_chunks, sizeof(read_task));
+    read_task *tasks = dl_mem_alloc_array(r->alloc, (size_t)r->in.n_chunks, sizeof(read_task));
     DL_CHECK(tasks != NULL, err, DL_ERR_NOMEM, "out of memory reading CSV");
-    for (int32_t i = 0; i < r->n_chunks; i++) {
+    for (int32_t i = 0; i < r->in.n_chunks; i++) {
         memset(&tasks[i], 0, sizeof(read_task));
         tasks[i].r = r;
-        tasks[i].chunk = &r->chunks[i];
+        tasks[i].chunk = &r->in.chunks[i];
         tasks[i].schema = schema;
         tasks[i].corrupt = corrupt;
         tasks[i].n_data = n_data;
         tasks[i].to = to;
     }
-    dl_status s = run_tasks(r, read_chunk, tasks, sizeof(read_task), r->n_chunks, err);
-    for (int32_t i = 0; i < r->n_chunks; i++) {
-        for (int64_t k = 0; k < tasks[i].n_batches; k++) {
-            if (s == DL_OK) {
-                s = push(push_ctx, tasks[i].batches[k], err);
-            } else {
-                dl_vec_batch_free(tasks[i].batches[k]);
-            }
-        }
-        dl_mem_free(r->alloc, tasks[i].batches, (size_t)tasks[i].cap_batches * sizeof(dl_batch *));
+    dl_status s =
+        dl_fmt_run_tasks(r->o.pool, read_chunk, tasks, sizeof(read_task), r->in.n_chunks, err);
+    for (int32_t i = 0; i < r->in.n_chunks; i++) {
+        s = dl_fmt_batches_push(&tasks[i].batches, r->alloc, s, push, push_ctx, err);
         dl_vec_buffer_unref(tasks[i].heap);
     }
-    dl_mem_free(r->alloc, tasks, (size_t)r->n_chunks * sizeof(read_task));
+    dl_mem_free(r->alloc, tasks, (size_t)r->in.n_chunks * sizeof(read_task));
     return s;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The formats part: text files that are not Parquet, read into vectors (CSV now; JSON next).
+ * The formats part: text files that are not Parquet, read into vectors (CSV and JSON).
  * It sits between vector and parquet in the link order and knows nothing of SQL: the binder
  * (sql/bind/sql_bind_load.c) turns SQL options into dl_fmt_csv_options and gives the date and
  * timestamp parsers of the session (its zone, its datetime patterns) as callbacks.
@@ -115,5 +115,79 @@ DL_NODISCARD dl_status dl_fmt_csv_check_schema(const dl_fmt_csv_options *opts,
  * the file's columns in order. INVALID_ARG for another type. */
 DL_NODISCARD dl_status dl_fmt_csv_read(dl_fmt_csv *r, const dl_type *schema, dl_fmt_push_fn push,
                                        void *push_ctx, dl_error *err);
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+/*
+ * JSON as Spark's JSON data source (DataFrameReader.json over Jackson) reads it:
+ *   - JSON Lines by default: every line is a record (blank lines skipped); with multi_line a
+ *     whole file is one record. A record that is an object is one row; an array of objects is
+ *     one row per object; anything else (a number, a string, null, a syntax error) is malformed.
+ *   - The syntax is RFC 8259 plus what the allow_* options admit, as Jackson's features do.
+ *   - Inference (JsonInferSchema) reads every record: integers are LONG (DECIMAL(n,0) beyond
+ *     64 bits), other numbers DOUBLE (DECIMAL with prefers_decimal), objects STRUCTs whose
+ *     fields are sorted by name, arrays ARRAYs of their elements' common type; conflicting
+ *     types widen as Spark does (LONG and DOUBLE to DOUBLE, decimals to the wider decimal,
+ *     anything else to STRING); a field that is always null is STRING. A malformed record in
+ *     PERMISSIVE mode adds the corrupt-record column.
+ *   - Converting (JacksonParser): a field converts when its token fits the column's type (a
+ *     number for numbers, a string for dates and timestamps, an integer for a TIMESTAMP as
+ *     seconds, NaN/Infinity strings for floating columns); a STRING column takes any token (a
+ *     non-string as its JSON text). A field that does not convert is NULL and makes its record
+ *     malformed; the other fields keep their values (Spark's partial results).
+ */
+
+/* Formats d as Java's Double.toString ("1.0E10"); out has 32 bytes; returns the length. */
+typedef size_t (*dl_fmt_double_text_fn)(double d, char *out);
+
+typedef struct dl_fmt_json_options {
+    bool is_multi_line;
+    bool is_primitives_as_string; /* inference: numbers and booleans as STRING */
+    bool is_prefers_decimal;      /* inference: non-integers (and numeric strings) as DECIMAL */
+    bool is_drop_all_null;        /* inference: drop fields that are always null */
+    bool allow_comments;          /* Java and C++ comments; false */
+    bool allow_single_quotes;     /* 'strings'; true */
+    bool allow_unquoted_names;    /* {a: 1}; false */
+    bool allow_non_numeric;       /* NaN, Infinity, -Infinity, +INF, -INF; true */
+    bool allow_leading_zeros;     /* 007; false */
+    bool allow_backslash_any;     /* \q as q; false */
+    bool allow_control_chars;     /* raw control characters inside strings; false */
+    dl_fmt_mode mode;
+    dl_fmt_time_fn parse_date;
+    dl_fmt_time_fn parse_ts;
+    dl_fmt_time_fn parse_ts_ntz;
+    void *time_ctx;
+    dl_fmt_double_text_fn double_text; /* NULL: the shortest round-trip digits */
+    const char *corrupt_column;        /* "_corrupt_record" */
+    dl_pool *pool;
+    int n_threads;
+    size_t min_chunk;
+} dl_fmt_json_options;
+
+/* Fills opts with Spark's defaults. */
+void dl_fmt_json_options_init(dl_fmt_json_options *opts);
+
+typedef struct dl_fmt_json dl_fmt_json;
+
+/* A reader over files, as dl_fmt_csv_new. */
+DL_NODISCARD dl_status dl_fmt_json_new(const dl_allocator *alloc, const dl_fmt_json_options *opts,
+                                       const char *const *names, dl_vec_buffer *const *data,
+                                       int32_t n_files, dl_fmt_json **out, dl_error *err);
+void dl_fmt_json_free(dl_fmt_json *r);
+
+/* The records' schema as Spark infers it (a STRUCT in arena; no fields when there are no
+ * records). FAILFAST: a malformed record is an error naming file and line. */
+DL_NODISCARD dl_status dl_fmt_json_infer(dl_fmt_json *r, dl_arena *arena, const dl_type **out,
+                                         dl_error *err);
+
+/* INVALID_ARG when schema has a type the reader cannot fill (BINARY, MAP, ...) or a
+ * corrupt-record column that is not STRING. */
+DL_NODISCARD dl_status dl_fmt_json_check_schema(const dl_fmt_json_options *opts,
+                                                const dl_type *schema, dl_error *err);
+
+/* Reads every record into batches of schema (fields matched by name, case-sensitively; the
+ * corrupt-record column takes malformed records' text). */
+DL_NODISCARD dl_status dl_fmt_json_read(dl_fmt_json *r, const dl_type *schema, dl_fmt_push_fn push,
+                                        void *push_ctx, dl_error *err);
 
 #endif /* DL_FORMATS_FORMATS_H */

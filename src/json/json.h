@@ -144,6 +144,11 @@ void dl_json_doc_destroy(dl_json_doc *doc);
 DL_NODISCARD dl_status dl_json_doc_parse(dl_json_doc *doc, const char *text, size_t len,
                                          dl_error *err);
 
+/* As dl_json_doc_parse, but only the first value is read: whatever follows it is ignored
+ * (Jackson's reading of one value from a stream, which Spark's JSON data source does). */
+DL_NODISCARD dl_status dl_json_doc_parse_first(dl_json_doc *doc, const char *text, size_t len,
+                                               dl_error *err);
+
 /* The root value of the last successful parse; missing if there is none. */
 dl_json_val dl_json_doc_root(const dl_json_doc *doc);
 

@@ -682,7 +682,7 @@ step_after(parser *ps, const char *p, bool *out_want_value) {
 }
 
 static dl_status
-parse_text(parser *ps) {
+parse_text(parser *ps, bool is_first_only) {
     const char *p = ps->text;
     bool want_value = true;
     for (;;) {
@@ -698,7 +698,7 @@ parse_text(parser *ps) {
         }
     }
     p = skip_ws(p, ps->end);
-    if (p != ps->end) {
+    if (p != ps->end && !is_first_only) {
         fail(ps, p, DL_ERR_CORRUPT,
              "unexpected %s after the top-level value (only white space "
              "may follow it)",
@@ -733,8 +733,8 @@ dl_json_doc_destroy(dl_json_doc *doc) {
     doc->max_depth = max_depth;
 }
 
-dl_status
-dl_json_doc_parse(dl_json_doc *doc, const char *text, size_t len, dl_error *err) {
+static dl_status
+parse_doc(dl_json_doc *doc, const char *text, size_t len, bool is_first_only, dl_error *err) {
     doc->is_parsed = false;
     doc->text = NULL;
     doc->text_len = 0;
@@ -761,7 +761,7 @@ dl_json_doc_parse(dl_json_doc *doc, const char *text, size_t len, dl_error *err)
         .end = (text != NULL ? text : "") + len,
         .err = err,
     };
-    dl_status s = parse_text(&ps);
+    dl_status s = parse_text(&ps, is_first_only);
     if (s != DL_OK) {
         doc->n_nodes = 0;
         doc->scratch_len = 0;
@@ -771,6 +771,16 @@ dl_json_doc_parse(dl_json_doc *doc, const char *text, size_t len, dl_error *err)
     doc->text_len = len;
     doc->is_parsed = true;
     return DL_OK;
+}
+
+dl_status
+dl_json_doc_parse(dl_json_doc *doc, const char *text, size_t len, dl_error *err) {
+    return parse_doc(doc, text, len, false, err);
+}
+
+dl_status
+dl_json_doc_parse_first(dl_json_doc *doc, const char *text, size_t len, dl_error *err) {
+    return parse_doc(doc, text, len, true, err);
 }
 
 dl_json_val

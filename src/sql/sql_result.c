@@ -252,6 +252,7 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
         return dl_sql_exec_cache(b, stmt, &r->plan, err);
     case DL_SQL_STMT_CREATE_TABLE:
     case DL_SQL_STMT_INSERT:
+    case DL_SQL_STMT_COPY_INTO:
     case DL_SQL_STMT_DELETE:
     case DL_SQL_STMT_UPDATE:
     case DL_SQL_STMT_MERGE:

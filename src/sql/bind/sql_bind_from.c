@@ -186,8 +186,8 @@ travel_fixed(dl_delta_table *table, const fixed_tt *tt, dl_delta_snapshot **out,
     return dl_delta_snapshot_at_timestamp(table, tt->value, NULL, out, err);
 }
 
-/* parquet.`path`, csv.`path`: Spark's direct query of files, as read_parquet('path') and
- * read_csv('path') with the default options. */
+/* parquet.`path`, csv.`path`, json.`path`: Spark's direct query of files, as
+ * read_parquet('path'), read_csv('path') and read_json('path') with the default options. */
 static dl_status
 file_path(dl_sql_binder *b, const dl_sql_tref *tref, const char *fn_name, dl_sql_rel *out,
           dl_error *err) {
@@ -223,7 +223,7 @@ global_temp_view(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_
 }
 
 /* A table reference: a CTE, a temporary view or relation, delta.`path`, parquet.`path`,
- * csv.`path`, schema.table, or a persistent view. */
+ * csv.`path`, json.`path`, schema.table, or a persistent view. */
 dl_status
 dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, dl_error *err) {
     const dl_sql_name *n = &tref->u.table.name;
@@ -260,6 +260,9 @@ dl_sql_binder_table(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *out, 
     }
     if (n->n_parts == 2 && last->is_quoted && dl_str_eq_nocase(n->parts[0].name, DL_STR("csv"))) {
         return file_path(b, tref, "read_csv", out, err);
+    }
+    if (n->n_parts == 2 && last->is_quoted && dl_str_eq_nocase(n->parts[0].name, DL_STR("json"))) {
+        return file_path(b, tref, "read_json", out, err);
     }
     dl_sql_catalog *cat = &b->session->catalog;
     dl_delta_table *table = NULL;

@@ -392,6 +392,10 @@ DL_NODISCARD dl_status dl_sql_bind_paths(dl_sql_binder *b, dl_store *store, cons
 DL_NODISCARD dl_status dl_sql_binder_read_csv(dl_sql_binder *b, const dl_sql_tref *tref,
                                               dl_sql_plan **out, dl_error *err);
 
+/* read_json(path [, option => value ...]) (sql_bind_load.c). */
+DL_NODISCARD dl_status dl_sql_binder_read_json(dl_sql_binder *b, const dl_sql_tref *tref,
+                                               dl_sql_plan **out, dl_error *err);
+
 /* left becomes left CROSS JOIN right (comma-separated FROM items). */
 DL_NODISCARD dl_status dl_sql_rel_cross(dl_sql_binder *b, dl_sql_rel *left, const dl_sql_rel *right,
                                         uint32_t loc, dl_error *err);

@@ -5,6 +5,7 @@
  *   range(end) | range(start, end [, step [, partitions]])   one BIGINT column `id`
  *   read_parquet('path' | 'dir/glob*.parquet' | ['a', 'b'])  the files' columns
  *   read_csv('path' | 'dir' | 'glob' | [...], option => value, ...)   (sql_bind_load.c)
+ *   read_json(...) likewise                                           (sql_bind_load.c)
  *   delta_log('table' | 'path')                              the raw log (sql_describe.c)
  *   table_changes('table', start [, end])                    the change data feed
  *                                                            (sql_table_changes.c)
@@ -299,6 +300,8 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
         DL_TRY(bind_read_parquet(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("read_csv"))) {
         DL_TRY(dl_sql_binder_read_csv(b, tref, &out->plan, err));
+    } else if (dl_str_eq_nocase(name, DL_STR("read_json"))) {
+        DL_TRY(dl_sql_binder_read_json(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("delta_log"))) {
         DL_TRY(dl_sql_binder_delta_log(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("table_changes"))) {
@@ -306,7 +309,7 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
     } else {
         DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
                          "[UNRESOLVABLE_TABLE_VALUED_FUNCTION] table function '%.*s' not "
-                         "found (there are range, read_parquet, read_csv, delta_log and "
+                         "found (there are range, read_parquet, read_csv, read_json, delta_log and "
                          "table_changes)",
                          DL_STR_FMT(name));
     }

@@ -27,6 +27,9 @@ typedef struct result_col {
 static const result_col result_cols[] = {
     {DL_SQL_STMT_INSERT, "num_affected_rows", {"numOutputRows"}},
     {DL_SQL_STMT_INSERT, "num_inserted_rows", {"numOutputRows"}},
+    {DL_SQL_STMT_COPY_INTO, "num_affected_rows", {"numOutputRows"}},
+    {DL_SQL_STMT_COPY_INTO, "num_inserted_rows", {"numOutputRows"}},
+    {DL_SQL_STMT_COPY_INTO, "num_skipped_corrupt_files", {"numSkippedCorruptFiles"}},
     {DL_SQL_STMT_DELETE, "num_affected_rows", {"numDeletedRows"}},
     {DL_SQL_STMT_UPDATE, "num_affected_rows", {"numUpdatedRows"}},
     {DL_SQL_STMT_MERGE,
@@ -114,6 +117,8 @@ run_statement(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_e
                                              : dl_sql_dml_create(b, stmt, err);
     case DL_SQL_STMT_INSERT:
         return dl_sql_dml_insert(b, stmt, err);
+    case DL_SQL_STMT_COPY_INTO:
+        return dl_sql_dml_copy_into(b, stmt, err);
     case DL_SQL_STMT_DELETE:
         return dl_sql_dml_delete(b, stmt, err);
     case DL_SQL_STMT_UPDATE:

@@ -458,6 +458,22 @@ DL_NODISCARD dl_status dl_sql_dml_convert(dl_sql_binder *b, const dl_sql_stmt *s
  * sql_dml_restore.c, sql_dml_alter.c, sql_dml_vacuum.c, sql_dml_optimize.c). */
 DL_NODISCARD dl_status dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+
+/* What a statement built on INSERT (COPY INTO) adds to its commit: stage sets the operation
+ * and its parameters and stages extra actions (instead of INSERT's WRITE parameters); the
+ * commit is made even when no row is written. */
+typedef struct dl_sql_insert_hook {
+    dl_status (*stage)(void *ctx, dl_delta_tx *tx, dl_error *err);
+    void *ctx;
+} dl_sql_insert_hook;
+
+/* INSERT (stmt is an INSERT statement) with hook (NULL: a plain INSERT). */
+DL_NODISCARD dl_status dl_sql_dml_insert_with(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                              const dl_sql_insert_hook *hook, dl_error *err);
+
+/* COPY INTO (sql_copy_into.c). */
+DL_NODISCARD dl_status dl_sql_dml_copy_into(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                            dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_delete(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);

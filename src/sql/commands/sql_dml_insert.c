@@ -498,8 +498,9 @@ write_rows(dl_sql_binder *b, dl_sql_dml_target *t, dl_sql_plan *plan, insert_how
 
 static dl_status
 run_insert(dl_sql_binder *b, insert_how *how, dl_sql_dml_target *t, dl_sql_plan *plan,
-           const dl_delta_schema *evolved, dl_delta_tx *tx, dl_ops_writer **out_w, dl_error *err) {
-    DL_TRY(stage_write_info(b, tx, how, err));
+           const dl_delta_schema *evolved, const dl_sql_insert_hook *hook, dl_delta_tx *tx,
+           dl_ops_writer **out_w, dl_error *err) {
+    DL_TRY(hook != NULL ? hook->stage(hook->ctx, tx, err) : stage_write_info(b, tx, how, err));
     if (evolved->type != NULL) {
         DL_TRY(stage_schema(b, t, evolved, tx, err));
     }
@@ -559,6 +560,12 @@ plan_how(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t, 
 
 dl_status
 dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    return dl_sql_dml_insert_with(b, stmt, NULL, err);
+}
+
+dl_status
+dl_sql_dml_insert_with(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_insert_hook *hook,
+                       dl_error *err) {
     write_opts opts = {0};
     DL_TRY(read_options(b, stmt, &opts, err));
     dl_sql_dml_target t;
@@ -580,15 +587,16 @@ dl_sql_dml_insert(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_ops_writer *w = NULL;
-    dl_status s = run_insert(b, &how, &t, plan, &evolved, tx, &w, err);
+    dl_status s = run_insert(b, &how, &t, plan, &evolved, hook, tx, &w, err);
     if (s != DL_OK) {
         dl_delta_tx_free(tx);
         return s;
     }
     /* No rows written and no file removed (an append, a dynamic overwrite that wrote no
      * partition, an overwrite of an empty table, a replace that matched nothing): Delta has no
-     * action and commits nothing (commitIfNeeded). */
-    if (how.n_removed == 0 && evolved.type == NULL && dl_ops_writer_file_count(w) == 0) {
+     * action and commits nothing (commitIfNeeded); COPY INTO commits what it loaded. */
+    if (how.n_removed == 0 && evolved.type == NULL && dl_ops_writer_file_count(w) == 0 &&
+        hook == NULL) {
         dl_sql_dml_discard(tx, w);
         return DL_OK;
     }

@@ -238,6 +238,7 @@ dl_sql_stmt_kind_name(dl_sql_stmt_kind kind) {
         [DL_SQL_STMT_SET] = "SET",
         [DL_SQL_STMT_RESET] = "RESET",
         [DL_SQL_STMT_COPY] = "COPY",
+        [DL_SQL_STMT_COPY_INTO] = "COPY INTO",
         [DL_SQL_STMT_EXPLAIN] = "EXPLAIN",
         [DL_SQL_STMT_CONVERT] = "CONVERT TO DELTA",
         [DL_SQL_STMT_TRUNCATE] = "TRUNCATE",

@@ -656,6 +656,7 @@ typedef enum dl_sql_stmt_kind {
     DL_SQL_STMT_SET,
     DL_SQL_STMT_RESET,
     DL_SQL_STMT_COPY,
+    DL_SQL_STMT_COPY_INTO, /* Databricks' COPY INTO t FROM 'path' FILEFORMAT = ... */
     DL_SQL_STMT_EXPLAIN,
     DL_SQL_STMT_CONVERT,
     DL_SQL_STMT_TRUNCATE,
@@ -1032,6 +1033,19 @@ struct dl_sql_stmt {
             dl_sql_copy_option *options;
             uint32_t n_options;
         } copy;
+
+        struct {
+            dl_sql_name table;
+            dl_str path;         /* the source folder, file or glob */
+            dl_sql_ident format; /* FILEFORMAT = CSV | JSON | PARQUET | ... */
+            dl_str *files;       /* FILES = ('a', ...): names inside path */
+            uint32_t n_files;
+            bool has_files;
+            bool has_pattern;
+            dl_str pattern;                  /* PATTERN = 'glob' inside path */
+            dl_sql_prop_list format_options; /* FORMAT_OPTIONS ('k' = 'v', ...) */
+            dl_sql_prop_list copy_options;   /* COPY_OPTIONS ('force' = 'true', ...) */
+        } copy_into;
 
         struct {
             dl_sql_explain_mode mode;

@@ -15,6 +15,8 @@
  *   SET | SET key | SET key = value | SET TIME ZONE value
  *   RESET [key]
  *   COPY (query) | name TO 'path' [WITH] [(option [=] [value], ...)]      (DuckDB's form)
+ *   COPY INTO name FROM 'path' FILEFORMAT = fmt [FILES = ('f', ...) | PATTERN = 'glob']
+ *       [FORMAT_OPTIONS ('k' = 'v', ...)] [COPY_OPTIONS ('k' = 'v', ...)]  (Databricks')
  *   CONVERT TO DELTA name [NO STATISTICS] [PARTITIONED BY (col type, ...)]
  *   GENERATE mode FOR TABLE name
  * where target is a table name (delta.`/path` included) or a path string.
@@ -416,14 +418,92 @@ parse_copy_options(dl_sql_parser *p, dl_sql_stmt *s) {
     return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, "option list");
 }
 
+static dl_status
+parse_copy_files(dl_sql_parser *p, dl_sql_stmt *s) {
+    const dl_sql_token *open = dl_sql_tok(p);
+    DL_TRY(dl_sql_expect(p, DL_SQL_TOK_LPAREN));
+    dl_sql_vec files = {0};
+    do {
+        dl_str *f;
+        DL_SQL_PUSH(p, files, f);
+        DL_TRY(dl_sql_parse_string(p, "a file name", f));
+    } while (dl_sql_accept(p, DL_SQL_TOK_COMMA));
+    s->u.copy_into.files = files.data;
+    s->u.copy_into.n_files = files.n;
+    s->u.copy_into.has_files = true;
+    return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, "file list");
+}
+
+/* One clause of COPY INTO after the source path; *out_ok false when none starts here. */
+static dl_status
+parse_copy_into_clause(dl_sql_parser *p, dl_sql_stmt *s, bool *out_ok) {
+    const dl_sql_token *t = dl_sql_tok(p);
+    *out_ok = true;
+    if (dl_sql_tok_is_word(p, t, "FILEFORMAT")) {
+        dl_sql_advance(p);
+        DL_TRY(dl_sql_expect(p, DL_SQL_TOK_EQ));
+        return dl_sql_parse_ident_any(p, "a file format (CSV, JSON, PARQUET)",
+                                      &s->u.copy_into.format);
+    }
+    if (dl_sql_tok_is_word(p, t, "FILES") || dl_sql_tok_is_word(p, t, "PATTERN")) {
+        if (s->u.copy_into.has_files || s->u.copy_into.has_pattern) {
+            return dl_sql_fail_tok(p, t, DL_ERR_SQL_SYNTAX,
+                                   "COPY INTO takes one FILES or PATTERN clause, not both");
+        }
+        dl_sql_advance(p);
+        DL_TRY(dl_sql_expect(p, DL_SQL_TOK_EQ));
+        if (dl_sql_tok_is_word(p, t, "FILES")) {
+            return parse_copy_files(p, s);
+        }
+        s->u.copy_into.has_pattern = true;
+        return dl_sql_parse_string(p, "a glob pattern", &s->u.copy_into.pattern);
+    }
+    if (dl_sql_tok_is_word(p, t, "FORMAT_OPTIONS")) {
+        dl_sql_advance(p);
+        return dl_sql_parse_props(p, true, &s->u.copy_into.format_options);
+    }
+    if (dl_sql_tok_is_word(p, t, "COPY_OPTIONS")) {
+        dl_sql_advance(p);
+        return dl_sql_parse_props(p, true, &s->u.copy_into.copy_options);
+    }
+    if (dl_sql_tok_is_word(p, t, "VALIDATE")) {
+        return dl_sql_fail_tok(p, t, DL_ERR_UNSUPPORTED,
+                               "COPY INTO ... VALIDATE is not supported yet (read the files "
+                               "with read_json / read_csv / read_parquet to check them)");
+    }
+    *out_ok = false;
+    return DL_OK;
+}
+
+static dl_status
+parse_copy_into(dl_sql_parser *p, dl_sql_stmt *s) {
+    dl_sql_advance(p); /* INTO */
+    s->kind = DL_SQL_STMT_COPY_INTO;
+    DL_TRY(dl_sql_parse_name(p, "a table name", &s->u.copy_into.table));
+    DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_FROM));
+    if (dl_sql_is(p, DL_SQL_TOK_LPAREN)) {
+        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
+                               "COPY INTO ... FROM (SELECT ...) is not supported yet (COPY INTO "
+                               "t FROM 'path' loads the files' columns by name)");
+    }
+    DL_TRY(dl_sql_parse_string(p, "the source path", &s->u.copy_into.path));
+    bool ok = true;
+    while (ok && !dl_sql_at_end(p)) {
+        DL_TRY(parse_copy_into_clause(p, s, &ok));
+    }
+    if (s->u.copy_into.format.name.len == 0) {
+        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_SQL_SYNTAX,
+                               "COPY INTO needs FILEFORMAT = CSV | JSON | PARQUET");
+    }
+    return DL_OK;
+}
+
 dl_status
 dl_sql_parse_copy(dl_sql_parser *p, dl_sql_stmt *s) {
     dl_sql_advance(p);
     s->kind = DL_SQL_STMT_COPY;
     if (dl_sql_is_kw(p, DL_SQL_KW_INTO)) {
-        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
-                               "COPY INTO is not supported (use INSERT INTO ... SELECT FROM "
-                               "read_parquet(...))");
+        return parse_copy_into(p, s);
     }
     if (dl_sql_is(p, DL_SQL_TOK_LPAREN)) {
         const dl_sql_token *open = dl_sql_tok(p);

@@ -906,6 +906,39 @@ pr_copy(dl_sql_printer *pr, const dl_sql_stmt *s) {
 }
 
 static void
+pr_props_clause(dl_sql_printer *pr, const char *word, const dl_sql_prop_list *l) {
+    if (l->n == 0) {
+        return;
+    }
+    dl_sql_pr_str(pr, word);
+    dl_sql_pr_str(pr, " ");
+    pr_props(pr, *l);
+}
+
+static void
+pr_copy_into(dl_sql_printer *pr, const dl_sql_stmt *s) {
+    dl_sql_pr_str(pr, "COPY INTO ");
+    dl_sql_pr_name(pr, &s->u.copy_into.table);
+    dl_sql_pr_str(pr, " FROM ");
+    dl_sql_pr_string(pr, s->u.copy_into.path);
+    dl_sql_pr_str(pr, " FILEFORMAT = ");
+    dl_sql_pr_ident(pr, &s->u.copy_into.format);
+    if (s->u.copy_into.has_files) {
+        for (uint32_t i = 0; i < s->u.copy_into.n_files; i++) {
+            dl_sql_pr_str(pr, i > 0 ? ", " : " FILES = (");
+            dl_sql_pr_string(pr, s->u.copy_into.files[i]);
+        }
+        dl_sql_pr_str(pr, ")");
+    }
+    if (s->u.copy_into.has_pattern) {
+        dl_sql_pr_str(pr, " PATTERN = ");
+        dl_sql_pr_string(pr, s->u.copy_into.pattern);
+    }
+    pr_props_clause(pr, " FORMAT_OPTIONS", &s->u.copy_into.format_options);
+    pr_props_clause(pr, " COPY_OPTIONS", &s->u.copy_into.copy_options);
+}
+
+static void
 pr_convert(dl_sql_printer *pr, const dl_sql_stmt *s) {
     dl_sql_pr_str(pr, "CONVERT TO DELTA ");
     dl_sql_pr_name(pr, &s->u.convert.table);
@@ -1042,6 +1075,9 @@ dl_sql_pr_stmt(dl_sql_printer *pr, const dl_sql_stmt *s) {
         return;
     case DL_SQL_STMT_COPY:
         pr_copy(pr, s);
+        return;
+    case DL_SQL_STMT_COPY_INTO:
+        pr_copy_into(pr, s);
         return;
     case DL_SQL_STMT_CONVERT:
         pr_convert(pr, s);
