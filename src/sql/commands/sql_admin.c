@@ -293,6 +293,7 @@ exec_show(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error
     case DL_SQL_SHOW_TBLPROPERTIES:
     case DL_SQL_SHOW_COLUMNS:
     case DL_SQL_SHOW_CREATE_TABLE:
+    case DL_SQL_SHOW_PARTITIONS:
         return dl_sql_binder_show_table(b, stmt, out, err);
     default:
         break;
