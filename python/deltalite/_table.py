@@ -247,7 +247,10 @@ class DeltaTable:
         if not enforce_retention_duration:
             self._sql(f"SET {conf} = false")
         try:
-            files = [r[0] for r in self._sql(f"VACUUM {self._ref}{retain} DRY RUN").fetchall()]
+            rows = self._sql(f"VACUUM {self._ref}{retain} DRY RUN").fetchall()
+            # VACUUM lists absolute paths, as Spark; delta-rs gives them relative to the table.
+            root = self.table_uri.rstrip("/") + "/"
+            files = [r[0][len(root):] if r[0].startswith(root) else r[0] for r in rows]
             if not dry_run and files:
                 self._sql(f"VACUUM {self._ref}{retain}").fetchall()
                 self.update_incremental()

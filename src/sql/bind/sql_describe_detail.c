@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * DESCRIBE DETAIL, DESCRIBE TABLE, SHOW TBLPROPERTIES, SHOW COLUMNS and the delta_log table
+ * DESCRIBE DETAIL, SHOW TBLPROPERTIES, SHOW COLUMNS, SHOW CREATE TABLE and the delta_log table
  * function (columns in sql_describe.c's header comment, and below for delta_log).
  *
  * delta_log('name' | 'path') is every action of every commit file still in the log, in
@@ -24,8 +24,8 @@
 /* ---- DESCRIBE DETAIL ---------------------------------------------------------------------------
  */
 
-static int
-cmp_cstr(const void *a, const void *c) {
+int
+dl_sql_cmp_cstr(const void *a, const void *c) {
     return strcmp(*(const char *const *)a, *(const char *const *)c);
 }
 
@@ -38,7 +38,7 @@ table_features(const dl_delta_protocol *p, const char **out) {
             out[n++] = dl_delta_feature_name((dl_delta_feature)f);
         }
     }
-    qsort(out, (size_t)n, sizeof(*out), cmp_cstr);
+    qsort(out, (size_t)n, sizeof(*out), dl_sql_cmp_cstr);
     return n;
 }
 
@@ -123,13 +123,26 @@ detail_schema(dl_sql_binder *b, const dl_type **out, dl_error *err) {
 static const char *
 qualified_name(dl_sql_binder *b, const dl_sql_name *n, bool is_path, const char *display) {
     if (is_path || dl_sql_name_is_path(n)) {
-        return dl_arena_printf(b->arena, "delta.`%s`", display);
+        return display; /* dl_sql_open_table's delta.`path` */
     }
+    return dl_arena_printf(b->arena, "spark_catalog.%s.%s", dl_sql_name_schema(b, n), display);
+}
+
+const char *
+dl_sql_name_schema(dl_sql_binder *b, const dl_sql_name *n) {
     dl_sql_catalog *cat = &b->session->catalog;
-    const char *sch = n->n_parts >= 2               ? n->parts[n->n_parts - 2].name.ptr
-                      : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
-                                                    : "default";
-    return dl_arena_printf(b->arena, "spark_catalog.%s.%s", sch, display);
+    const char *current = cat->current_schema != NULL ? cat->current_schema(cat->ctx) : NULL;
+    return n->n_parts >= 2 ? n->parts[n->n_parts - 2].name.ptr
+                           : (current != NULL ? current : "default");
+}
+
+const char *
+dl_sql_name_text(dl_sql_binder *b, const dl_sql_name *n) {
+    const char *text = "";
+    for (uint32_t i = 0; i < n->n_parts && text != NULL; i++) {
+        text = dl_arena_printf(b->arena, "%s%s%s", text, i > 0 ? "." : "", n->parts[i].name.ptr);
+    }
+    return text != NULL ? text : "";
 }
 
 /* The latest snapshot of the table a statement names. */
@@ -154,6 +167,18 @@ open_latest(dl_sql_binder *b, const dl_sql_name *name, bool is_path, dl_str path
 }
 
 dl_status
+dl_sql_open_snapshot(dl_sql_binder *b, const dl_sql_name *name, uint32_t loc,
+                     const dl_sql_time_travel *tt, dl_delta_snapshot **out, const char **display,
+                     dl_error *err) {
+    return open_latest(b, name, false, DL_STR(""), loc, tt, out, display, err);
+}
+
+const char *
+dl_sql_table_display_name(dl_sql_binder *b, const dl_sql_name *n, const char *display) {
+    return qualified_name(b, n, false, display);
+}
+
+dl_status
 dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     const dl_sql_target *t = &stmt->u.describe_detail.target;
     dl_delta_snapshot *snap = NULL;
@@ -167,71 +192,11 @@ dl_sql_binder_detail(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **ou
     return dl_sql_plan_one_row(b, schema, detail_row, &cx, out, err);
 }
 
-/* ---- DESCRIBE TABLE, SHOW COLUMNS, SHOW TBLPROPERTIES
- * -------------------------------------------- */
-
-static dl_status
-describe_col(dl_sql_binder *b, const dl_delta_field *f, const char **row, dl_error *err) {
-    dl_buf buf;
-    dl_buf_init(&buf, b->exec->alloc);
-    dl_status s = dl_vec_type_to_string(f->type, &buf, err);
-    row[0] = f->name;
-    row[1] = s == DL_OK ? dl_arena_strndup(b->arena, (const char *)buf.data, buf.len) : NULL;
-    row[2] = f->comment;
-    dl_buf_destroy(&buf);
-    DL_TRY(s);
-    DL_CHECK(row[1] != NULL, err, DL_ERR_NOMEM, "out of memory describing a table");
-    return DL_OK;
-}
+/* ---- SHOW COLUMNS, SHOW TBLPROPERTIES ------------------------------------------------------ */
 
 dl_status
-dl_sql_binder_describe_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
-                             dl_error *err) {
-    static const char *const names[] = {"col_name", "data_type", "comment"};
-    const dl_sql_name *n = &stmt->u.describe_table.table;
-    if (stmt->u.describe_table.has_column) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "DESCRIBE of a single column is not supported yet");
-    }
-    const dl_sql_view *view = NULL;
-    DL_TRY(dl_sql_binder_find_view(b, n, true, &view, err));
-    if (view != NULL) {
-        return dl_sql_describe_view(b, view, out, err);
-    }
-    dl_delta_snapshot *snap = NULL;
-    const char *display = NULL;
-    DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, &stmt->u.describe_table.tt, &snap,
-                       &display, err));
-    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
-    int32_t n_part = dl_delta_snapshot_partition_count(snap);
-    int32_t n_rows = schema->n_fields + (n_part > 0 ? 2 + n_part : 0);
-    const char **v =
-        dl_arena_alloc_zero(b->arena, (size_t)(3 * (int64_t)n_rows + 3) * sizeof(char *));
-    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory describing a table");
-    for (int64_t i = 0; i < schema->n_fields; i++) {
-        DL_TRY(describe_col(b, &schema->fields[i], v + 3 * i, err));
-    }
-    if (n_part > 0) {
-        const char **r = v + 3 * (int64_t)schema->n_fields;
-        r[0] = "# Partition Information";
-        r[1] = "";
-        r[2] = "";
-        r[3] = "# col_name";
-        r[4] = "data_type";
-        r[5] = "comment";
-        for (int64_t i = 0; i < n_part; i++) {
-            DL_TRY(describe_col(b, dl_delta_snapshot_partition_field(snap, (int32_t)i),
-                                r + 6 + 3 * i, err));
-        }
-    }
-    return dl_sql_plan_strings(b, names, 3, v, n_rows, out, err);
-}
-
-/* SHOW TBLPROPERTIES: the configuration, then the protocol as Delta shows it. */
-static dl_status
-show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, dl_sql_plan **out,
-           dl_error *err) {
-    static const char *const names[] = {"key", "value"};
+dl_sql_table_properties(dl_sql_binder *b, const dl_delta_snapshot *snap, const char ***out_keys,
+                        const char ***out_values, int64_t *out_n, dl_error *err) {
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
     const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
     const char *features[DL_DELTA_FEATURE_COUNT + 1];
@@ -239,35 +204,70 @@ show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, d
                      ? table_features(pr, features)
                      : 0;
     int32_t n = md->n_configuration + 2 + nf;
-    const char **v = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 2) * sizeof(char *));
-    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
+    const char **k = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(char *));
+    const char **v = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(char *));
+    DL_CHECK(k != NULL && v != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
     int64_t r = 0;
     for (int32_t i = 0; i < md->n_configuration; i++, r++) {
-        v[2 * r] = md->configuration[i].key;
-        v[2 * r + 1] = md->configuration[i].value;
+        k[r] = md->configuration[i].key;
+        v[r] = md->configuration[i].value;
     }
-    v[2 * r] = "delta.minReaderVersion";
-    v[2 * r + 1] = dl_arena_printf(b->arena, "%d", (int)pr->min_reader_version);
-    r++;
-    v[2 * r] = "delta.minWriterVersion";
-    v[2 * r + 1] = dl_arena_printf(b->arena, "%d", (int)pr->min_writer_version);
-    r++;
+    k[r] = "delta.minReaderVersion";
+    v[r++] = dl_arena_printf(b->arena, "%d", (int)pr->min_reader_version);
+    k[r] = "delta.minWriterVersion";
+    v[r++] = dl_arena_printf(b->arena, "%d", (int)pr->min_writer_version);
     for (int32_t i = 0; i < nf; i++, r++) {
-        v[2 * r] = dl_arena_printf(b->arena, "delta.feature.%s", features[i]);
-        v[2 * r + 1] = "supported";
+        k[r] = dl_arena_printf(b->arena, "delta.feature.%s", features[i]);
+        v[r] = "supported";
+        DL_CHECK(k[r] != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
     }
+    DL_CHECK(v[md->n_configuration] != NULL && v[md->n_configuration + 1] != NULL, err,
+             DL_ERR_NOMEM, "out of memory listing properties");
+    *out_keys = k;
+    *out_values = v;
+    *out_n = r;
+    return DL_OK;
+}
+
+/* SHOW TBLPROPERTIES [(key)] over rows of (key, value), sorted by key as Spark lists them; name
+ * is the table or view for the missing key's message. */
+static dl_status
+show_props_rows(dl_sql_binder *b, const dl_sql_stmt *stmt, const char *const *k,
+                const char *const *val, int64_t n, const char *name, dl_sql_plan **out,
+                dl_error *err) {
+    static const char *const names[] = {"key", "value"};
+    const char **v = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 2) * sizeof(char *));
+    DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
+    for (int64_t i = 0; i < n; i++) {
+        v[2 * i] = k[i];
+        v[2 * i + 1] = val[i];
+    }
+    qsort((void *)v, (size_t)n, 2 * sizeof(char *), dl_sql_cmp_cstr); /* Spark sorts by key */
     if (!stmt->u.show.has_key) {
-        return dl_sql_plan_strings(b, names, 2, v, r, out, err);
+        return dl_sql_plan_strings(b, names, 2, v, n, out, err);
     }
     const char *key = stmt->u.show.key.ptr;
-    for (int64_t i = 0; i < r; i++) {
+    for (int64_t i = 0; i < n; i++) {
         if (v[2 * i] != NULL && strcmp(v[2 * i], key) == 0) {
             return dl_sql_plan_strings(b, names, 2, v + 2 * i, 1, out, err);
         }
     }
-    const char *missing[2] = {key, dl_arena_printf(b->arena, "Table %s does not have property: %s",
-                                                   stmt->u.show.name.parts[0].name.ptr, key)};
+    const char *missing[2] = {
+        key, dl_arena_printf(b->arena, "Table %s does not have property: %s", name, key)};
     return dl_sql_plan_strings(b, names, 2, missing, 1, out, err);
+}
+
+/* SHOW TBLPROPERTIES: the configuration, then the protocol as Delta shows it. */
+static dl_status
+show_props(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, const char *display,
+           dl_sql_plan **out, dl_error *err) {
+    const char **k = NULL;
+    const char **v = NULL;
+    int64_t n = 0;
+    DL_TRY(dl_sql_table_properties(b, snap, &k, &v, &n, err));
+    const char *name = dl_sql_table_display_name(b, &stmt->u.show.name, display);
+    DL_CHECK(name != NULL, err, DL_ERR_NOMEM, "out of memory listing properties");
+    return show_props_rows(b, stmt, k, v, n, name, out, err);
 }
 
 /* ---- SHOW CREATE TABLE ------------------------------------------------------------------- */
@@ -385,12 +385,9 @@ show_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, 
             dl_sql_plan **out, dl_error *err) {
     static const char *const names[] = {"createtab_stmt"};
     const dl_sql_name *n = &stmt->u.show.name;
-    dl_sql_catalog *cat = &b->session->catalog;
-    const char *sch = n->n_parts >= 2               ? n->parts[n->n_parts - 2].name.ptr
-                      : cat->current_schema != NULL ? cat->current_schema(cat->ctx)
-                                                    : "default";
-    const char *name = dl_sql_name_is_path(n) ? dl_arena_printf(b->arena, "delta.`%s`", display)
-                                              : dl_arena_printf(b->arena, "%s.%s", sch, display);
+    const char *name = dl_sql_name_is_path(n)
+                           ? display
+                           : dl_arena_printf(b->arena, "%s.%s", dl_sql_name_schema(b, n), display);
     DL_CHECK(name != NULL, err, DL_ERR_NOMEM, "out of memory showing a table");
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
@@ -406,32 +403,92 @@ show_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, 
     return dl_sql_plan_strings(b, names, 1, row, 1, out, err);
 }
 
-dl_status
-dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
-                         dl_error *err) {
-    const dl_sql_name *n = &stmt->u.show.name;
-    if (stmt->u.show.kind == DL_SQL_SHOW_CREATE_TABLE) {
-        const dl_sql_view *view = NULL;
-        DL_TRY(dl_sql_binder_find_view(b, n, true, &view, err));
-        if (view != NULL) {
-            return dl_sql_show_create_view(b, view, n->parts[0].loc, out, err);
-        }
-    }
-    dl_delta_snapshot *snap = NULL;
-    const char *display = NULL;
-    DL_TRY(open_latest(b, n, false, DL_STR(""), n->parts[0].loc, NULL, &snap, &display, err));
-    if (stmt->u.show.kind == DL_SQL_SHOW_TBLPROPERTIES) {
-        return show_props(b, stmt, snap, out, err);
-    }
-    if (stmt->u.show.kind == DL_SQL_SHOW_CREATE_TABLE) {
-        return show_create(b, stmt, snap, display, out, err);
-    }
+/* SHOW COLUMNS's rows: the names of n columns. */
+static dl_status
+column_names(dl_sql_binder *b, const dl_delta_schema *schema, dl_sql_plan **out, dl_error *err) {
     static const char *const names[] = {"col_name"};
-    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
     const char **v = dl_arena_alloc_zero(b->arena, (size_t)(schema->n_fields + 1) * sizeof(char *));
     DL_CHECK(v != NULL, err, DL_ERR_NOMEM, "out of memory listing columns");
     for (int32_t i = 0; i < schema->n_fields; i++) {
         v[i] = schema->fields[i].name;
     }
     return dl_sql_plan_strings(b, names, 1, v, schema->n_fields, out, err);
+}
+
+/* SHOW COLUMNS IN t IN schema names t in schema; a t qualified with another schema is Spark's
+ * SHOW_COLUMNS_WITH_CONFLICT_NAMESPACE. Else the name as written. */
+static dl_status
+columns_target(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_name *out, dl_error *err) {
+    *out = stmt->u.show.name;
+    if (!stmt->u.show.has_schema) {
+        return DL_OK;
+    }
+    const dl_sql_name *sch = &stmt->u.show.schema;
+    dl_str want = sch->parts[sch->n_parts - 1].name;
+    if (out->n_parts >= 2 && !dl_str_eq_nocase(out->parts[out->n_parts - 2].name, want)) {
+        DL_SQL_BIND_FAIL(b, sch->parts[0].loc, DL_ERR_SQL_BIND, err,
+                         "[SHOW_COLUMNS_WITH_CONFLICT_NAMESPACE] SHOW COLUMNS with conflicting "
+                         "namespaces: `%.*s` != `%.*s`",
+                         DL_STR_FMT(want), DL_STR_FMT(out->parts[out->n_parts - 2].name));
+    }
+    dl_sql_ident *parts = dl_arena_alloc_zero(b->arena, 2 * sizeof(*parts));
+    DL_CHECK(parts != NULL, err, DL_ERR_NOMEM, "out of memory");
+    parts[0] = sch->parts[sch->n_parts - 1];
+    parts[1] = out->parts[out->n_parts - 1];
+    *out = (dl_sql_name){.parts = parts, .n_parts = 2};
+    return DL_OK;
+}
+
+/* spark_catalog.schema.v for a persistent view (the missing key's message), v for a temporary. */
+static const char *
+view_name(dl_sql_binder *b, const dl_sql_view *v) {
+    const char *name = v->is_temp || v->schema == NULL
+                           ? v->name
+                           : dl_arena_printf(b->arena, "spark_catalog.%s.%s", v->schema, v->name);
+    return name != NULL ? name : v->name;
+}
+
+/* SHOW TBLPROPERTIES / COLUMNS / CREATE TABLE of a view. */
+static dl_status
+show_view(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_view *view, dl_sql_plan **out,
+          dl_error *err) {
+    const dl_sql_name *n = &stmt->u.show.name;
+    switch (stmt->u.show.kind) {
+    case DL_SQL_SHOW_CREATE_TABLE:
+        return dl_sql_show_create_view(b, view, n->parts[0].loc, out, err);
+    case DL_SQL_SHOW_COLUMNS:
+        return column_names(b, &view->columns, out, err);
+    default:
+        /* Spark: a temporary view has no properties; a persistent one its TBLPROPERTIES. */
+        return show_props_rows(b, stmt, view->prop_keys, view->prop_values,
+                               view->is_temp ? 0 : view->n_props, view_name(b, view), out, err);
+    }
+}
+
+dl_status
+dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out,
+                         dl_error *err) {
+    dl_sql_name n = stmt->u.show.name;
+    if (stmt->u.show.kind == DL_SQL_SHOW_COLUMNS) {
+        DL_TRY(columns_target(b, stmt, &n, err));
+    }
+    const dl_sql_view *view = NULL;
+    DL_TRY(dl_sql_binder_find_view(b, &n, true, &view, err));
+    if (view != NULL && stmt->u.show.kind != DL_SQL_SHOW_PARTITIONS) {
+        return show_view(b, stmt, view, out, err);
+    }
+    dl_delta_snapshot *snap = NULL;
+    const char *display = NULL;
+    DL_TRY(open_latest(b, &n, false, DL_STR(""), n.parts[0].loc, NULL, &snap, &display, err));
+    switch (stmt->u.show.kind) {
+    case DL_SQL_SHOW_TBLPROPERTIES:
+        return show_props(b, stmt, snap, display, out, err);
+    case DL_SQL_SHOW_CREATE_TABLE:
+        return show_create(b, stmt, snap, display, out, err);
+    case DL_SQL_SHOW_PARTITIONS:
+        return dl_sql_show_partitions(b, stmt, &n, snap, display, out, err);
+    default: {
+        return column_names(b, dl_delta_snapshot_schema(snap), out, err);
+    }
+    }
 }

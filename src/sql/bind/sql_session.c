@@ -27,29 +27,70 @@ typedef enum setting_kind {
     SETTING_OPTION,    /* one of its setting_rule options, in any case (Spark's checkValues) */
 } setting_kind;
 
+/* The keys deltalite acts on: default, kind, and for SET -v what it means and the Spark or
+ * Delta release it came with (empty where Spark lists none: Delta's own
+ * keys and the Hadoop keys of the Parquet writer). */
 static const struct known_setting {
     const char *key;
     const char *default_value;
     setting_kind kind;
+    const char *meaning;
+    const char *since;
 } known_settings[] = {
-    {"spark.sql.ansi.enabled", "true", SETTING_BOOL},            /* Spark 4's default */
-    {"spark.sql.storeAssignmentPolicy", "ANSI", SETTING_OPTION}, /* how writes cast values */
-    {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE},
-    {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL},
-    {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT},
-    {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL},
-    {"spark.sql.caseSensitive", "false", SETTING_BOOL},
-    {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES},
-    {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES},
-    {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION},
-    {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION},
-    {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL},
-    {"spark.databricks.delta.vacuum.logging.enabled", "true", SETTING_BOOL}, /* local tables */
+    {"spark.sql.ansi.enabled", "true", SETTING_BOOL,
+     "When true, SQL follows the ANSI standard: an invalid cast, an overflow or a division by "
+     "zero is an error instead of NULL (Spark 4's default).",
+     "3.0.0"},
+    {"spark.sql.storeAssignmentPolicy", "ANSI", SETTING_OPTION,
+     "How a value is cast when it is written into a column of another type: ANSI (the casts the "
+     "standard allows, with overflow checks), LEGACY (any cast) or STRICT (no lossy cast).",
+     "3.0.0"},
+    {"spark.sql.session.timeZone", "UTC", SETTING_TIME_ZONE,
+     "The session's time zone: a region id (America/Los_Angeles) or an offset (+01:00), for "
+     "TIMESTAMP values shown, parsed and truncated.",
+     "2.2.0"},
+    {"spark.databricks.delta.retentionDurationCheck.enabled", "true", SETTING_BOOL,
+     "When true, VACUUM refuses a RETAIN period shorter than the table's "
+     "delta.deletedFileRetentionDuration.",
+     ""},
+    {"spark.sql.shuffle.partitions", "200", SETTING_POSITIVE_INT,
+     "Spark's number of shuffle partitions; deltalite checks and keeps it (its joins and "
+     "aggregations size themselves).",
+     "1.1.0"},
+    {"spark.databricks.delta.schema.autoMerge.enabled", "false", SETTING_BOOL,
+     "When true, INSERT and MERGE add the source's new columns to the table's schema.", ""},
+    {"spark.sql.caseSensitive", "false", SETTING_BOOL,
+     "Whether column names are compared with their case; deltalite supports false only.", "1.4.0"},
+    {"spark.databricks.delta.optimize.minFileSize", "1073741824", SETTING_BYTES,
+     "OPTIMIZE compacts files smaller than this many bytes.", ""},
+    {"spark.databricks.delta.optimize.maxFileSize", "1073741824", SETTING_BYTES,
+     "The size in bytes OPTIMIZE aims its files at.", ""},
+    {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION,
+     "OPTIMIZE rewrites a file whose deletion vector marks more than this fraction of its rows.",
+     ""},
+    {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION,
+     "INSERT OVERWRITE of a partitioned table: STATIC replaces every partition the PARTITION "
+     "clause matches, DYNAMIC only the partitions the query writes.",
+     "2.3.0"},
+    {"spark.databricks.delta.allowArbitraryProperties.enabled", "false", SETTING_BOOL,
+     "When true, TBLPROPERTIES accepts delta.* keys Delta does not know.", ""},
+    {"spark.databricks.delta.vacuum.logging.enabled", "true", SETTING_BOOL,
+     "When true, a VACUUM that deletes files records VACUUM START and VACUUM END commits.", ""},
+    {"spark.databricks.delta.vacuum.lite.enabled", "false", SETTING_BOOL,
+     "When true, VACUUM without LITE or FULL runs as VACUUM LITE (the files the log removed "
+     "since the last VACUUM, without listing the table's folder).",
+     ""},
     /* The layout of the files writes make (Spark passes these Hadoop settings to parquet-mr). */
-    {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES},
-    {"parquet.block.size", "134217728", SETTING_POSITIVE_INT},
-    {"parquet.page.size", "1048576", SETTING_POSITIVE_INT},
-    {"parquet.page.row.count.limit", "20000", SETTING_POSITIVE_INT},
+    {"spark.sql.files.maxRecordsPerFile", "0", SETTING_BYTES,
+     "The most rows a write puts in one file; 0 means no limit.", "2.2.0"},
+    {"parquet.block.size", "134217728", SETTING_POSITIVE_INT,
+     "The size in bytes of the row groups of the Parquet files writes make (parquet-mr's "
+     "setting).",
+     ""},
+    {"parquet.page.size", "1048576", SETTING_POSITIVE_INT,
+     "The size in bytes of the data pages of the Parquet files writes make.", ""},
+    {"parquet.page.row.count.limit", "20000", SETTING_POSITIVE_INT,
+     "The most rows in one data page of the Parquet files writes make.", ""},
 };
 
 /* What some known settings take beyond their kind: a SETTING_OPTION's values (as Spark lists
@@ -216,9 +257,15 @@ dl_sql_session_free(dl_sql_session *session) {
     dl_mem_free(session->alloc, session, sizeof(*session));
 }
 
-const char *
-dl_sql_session_known_key(size_t i) {
-    return i < DL_ARRAY_LEN(known_settings) ? known_settings[i].key : NULL;
+bool
+dl_sql_session_known(size_t i, dl_sql_setting_doc *out) {
+    if (i >= DL_ARRAY_LEN(known_settings)) {
+        return false;
+    }
+    const struct known_setting *k = &known_settings[i];
+    *out = (dl_sql_setting_doc){
+        .key = k->key, .default_value = k->default_value, .meaning = k->meaning, .since = k->since};
+    return true;
 }
 
 const char *

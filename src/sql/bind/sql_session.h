@@ -98,9 +98,17 @@ void dl_sql_session_free(dl_sql_session *session);
  * string stays valid until the next SET/RESET of that key. */
 const char *dl_sql_session_get(const dl_sql_session *session, const char *key);
 
-/* The i-th key deltalite knows (checks and acts on), in the table's order; NULL past the end
- * (SET -v lists them). */
-const char *dl_sql_session_known_key(size_t i);
+/* A key deltalite knows (checks and acts on), as SET -v shows it: static strings. */
+typedef struct dl_sql_setting_doc {
+    const char *key;
+    const char *default_value;
+    const char *meaning;
+    const char *since; /* the Spark release that brought it, or "" (Delta's and Hadoop's keys: Spark
+                          lists none) */
+} dl_sql_setting_doc;
+
+/* The i-th known key into *out, in the table's order; false past the end. */
+bool dl_sql_session_known(size_t i, dl_sql_setting_doc *out);
 
 /* A numeric setting's value (checked when it was set); 0 when unset and unknown. */
 int64_t dl_sql_session_get_i64(const dl_sql_session *session, const char *key);

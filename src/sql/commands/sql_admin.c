@@ -16,48 +16,67 @@
 
 /* ---- SET / RESET ----------------------------------------------------------------------------- */
 
-/* SET -v: every key deltalite knows with the value in force (set, or the default), as Spark's
- * SET -v lists its settings. */
+static int
+compare_rows(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* SET -v: every key deltalite knows, sorted, with the value in force (set, or the default),
+ * what it means and the release it came with -- Spark's (key, value, meaning, Since version). */
 static dl_status
 list_known_settings(dl_sql_binder *b, dl_sql_plan **out, dl_error *err) {
-    static const char *const names[] = {"key", "value"};
+    static const char *const names[] = {"key", "value", "meaning", "Since version"};
     size_t n = 0;
-    while (dl_sql_session_known_key(n) != NULL) {
+    dl_sql_setting_doc doc;
+    while (dl_sql_session_known(n, &doc)) {
         n++;
     }
-    const char **values = dl_arena_alloc_zero(b->arena, (2 * n + 2) * sizeof(char *));
+    const char **values = dl_arena_alloc_zero(b->arena, (4 * n + 4) * sizeof(char *));
     DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory listing settings");
-    for (size_t i = 0; i < n; i++) {
-        values[2 * i] = dl_sql_session_known_key(i);
-        values[2 * i + 1] = dl_sql_session_get(b->session, values[2 * i]);
+    for (size_t i = 0; dl_sql_session_known(i, &doc); i++) {
+        const char *v = dl_sql_session_get(b->session, doc.key);
+        values[4 * i] = doc.key;
+        values[4 * i + 1] = v != NULL ? v : "<undefined>";
+        values[4 * i + 2] = doc.meaning;
+        values[4 * i + 3] = doc.since;
     }
-    return dl_sql_plan_strings(b, names, 2, values, (int64_t)n, out, err);
+    qsort((void *)values, n, 4 * sizeof(char *), compare_rows);
+    return dl_sql_plan_strings(b, names, 4, values, (int64_t)n, out, err);
+}
+
+/* SET alone: the keys set in this session, sorted by key (Spark's SET lists its explicitly set
+ * configuration sorted). */
+static dl_status
+list_set_settings(dl_sql_binder *b, dl_sql_plan **out, dl_error *err) {
+    static const char *const names[] = {"key", "value"};
+    const dl_sql_session *session = b->session;
+    int32_t n = session->n_settings;
+    const char **values = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 2) * sizeof(char *));
+    DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory listing settings");
+    for (int64_t i = 0; i < n; i++) {
+        values[2 * i] = session->settings[i].key;
+        values[2 * i + 1] = session->settings[i].value;
+    }
+    qsort((void *)values, (size_t)n, 2 * sizeof(char *), compare_rows);
+    return dl_sql_plan_strings(b, names, 2, values, n, out, err);
 }
 
 static dl_status
 exec_set(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
     static const char *const names[] = {"key", "value"};
-    dl_sql_session *session = b->session;
     if (!stmt->u.set.has_key) {
-        int32_t n = session->n_settings;
-        const char **values = dl_arena_alloc_zero(b->arena, (size_t)(2 * n + 2) * sizeof(char *));
-        DL_CHECK(values != NULL, err, DL_ERR_NOMEM, "out of memory listing settings");
-        for (int64_t i = 0; i < n; i++) {
-            values[2 * i] = session->settings[i].key;
-            values[2 * i + 1] = session->settings[i].value;
-        }
-        return dl_sql_plan_strings(b, names, 2, values, n, out, err);
+        return list_set_settings(b, out, err);
     }
     const char *key = stmt->u.set.key.ptr;
     if (!stmt->u.set.has_value && strcmp(key, "-v") == 0) {
         return list_known_settings(b, out, err);
     }
     if (!stmt->u.set.has_value) {
-        const char *v = dl_sql_session_get(session, key);
+        const char *v = dl_sql_session_get(b->session, key);
         const char *values[2] = {key, v != NULL ? v : "<undefined>"};
         return dl_sql_plan_strings(b, names, 2, values, 1, out, err);
     }
-    dl_status s = dl_sql_session_set(session, key, stmt->u.set.value.ptr, err);
+    dl_status s = dl_sql_session_set(b->session, key, stmt->u.set.value.ptr, err);
     if (s != DL_OK) {
         dl_sql_binder_locate(b, stmt->loc, err);
     }
@@ -184,11 +203,6 @@ visit_fn(void *vctx, const dl_sql_fn_def *def) {
     }
 }
 
-static int
-compare_names(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* SHOW [USER | SYSTEM | ALL] FUNCTIONS [LIKE pattern]: the registry plus the engine's own. */
 static dl_status
 show_functions(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
@@ -207,7 +221,7 @@ show_functions(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_
     }
     name_list *l = &f.list;
     if (l->n > 1) {
-        qsort((void *)l->items, (size_t)l->n, sizeof(char *), compare_names);
+        qsort((void *)l->items, (size_t)l->n, sizeof(char *), compare_rows);
     }
     int64_t kept = 0;
     for (int64_t i = 0; i < l->n; i++) {
@@ -241,7 +255,7 @@ show_tables(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_err
             DL_TRY(cat->list_views(cat->ctx, schema, collect_name, &own, err));
         }
         if (own.n > 1) {
-            qsort((void *)own.items, (size_t)own.n, sizeof(char *), compare_names);
+            qsort((void *)own.items, (size_t)own.n, sizeof(char *), compare_rows);
         }
     }
     name_list l = {.b = b, .per_row = 3, .prefix = prefix, .is_temp = is_global};
@@ -279,6 +293,7 @@ exec_show(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error
     case DL_SQL_SHOW_TBLPROPERTIES:
     case DL_SQL_SHOW_COLUMNS:
     case DL_SQL_SHOW_CREATE_TABLE:
+    case DL_SQL_SHOW_PARTITIONS:
         return dl_sql_binder_show_table(b, stmt, out, err);
     default:
         break;

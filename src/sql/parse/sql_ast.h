@@ -992,7 +992,8 @@ struct dl_sql_stmt {
             bool has_pattern;
             dl_str pattern; /* LIKE 'pattern' */
             bool has_key;
-            dl_str key; /* SHOW TBLPROPERTIES t (key) */
+            dl_str key;                      /* SHOW TBLPROPERTIES t (key) */
+            dl_sql_partition_spec partition; /* SHOW PARTITIONS t PARTITION (k = v, ...) */
         } show;
 
         struct {

@@ -11,7 +11,8 @@
  *   DESCRIBE|DESC [TABLE] [EXTENDED | FORMATTED] name [time travel] [column]
  *   SHOW TABLES|VIEWS [FROM|IN schema] [[LIKE] 'pattern'] | SHOW SCHEMAS|DATABASES [[LIKE] 'p']
  *       | SHOW COLUMNS FROM|IN t [FROM|IN schema] | SHOW TBLPROPERTIES t [(key)]
- *       | SHOW CREATE TABLE t | SHOW PARTITIONS t | SHOW FUNCTIONS [[LIKE] 'p']
+ *       | SHOW CREATE TABLE t | SHOW PARTITIONS t [PARTITION (k = v, ...)]
+ *       | SHOW FUNCTIONS [[LIKE] 'p']
  *   SET | SET key | SET key = value | SET TIME ZONE value
  *   RESET [key]
  *   COPY (query) | name TO 'path' [WITH] [(option [=] [value], ...)]      (DuckDB's form)
@@ -246,6 +247,9 @@ parse_show_table_kind(dl_sql_parser *p, dl_sql_stmt *s) {
         s->u.show.has_key = true;
         DL_TRY(dl_sql_parse_prop_key(p, &s->u.show.key));
         return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, "property key");
+    }
+    if (kind == DL_SQL_SHOW_PARTITIONS) {
+        return dl_sql_parse_partition_spec(p, &s->u.show.partition);
     }
     return DL_OK;
 }

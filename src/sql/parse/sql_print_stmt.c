@@ -743,6 +743,7 @@ pr_show(dl_sql_printer *pr, const dl_sql_stmt *s) {
         dl_sql_pr_str(pr, " LIKE ");
         dl_sql_pr_string(pr, s->u.show.pattern);
     }
+    pr_partition_spec(pr, s->u.show.partition);
 }
 
 /* ---- ALTER TABLE -------------------------------------------------------------------------- */

@@ -713,6 +713,106 @@ TEST(test_vacuum_removes_stale_temporary_files_of_killed_writers) {
     wh_close(&w);
 }
 
+/* The rows of a one-column query (at most cap, in out as copies); -1 when it fails. */
+static int
+text_rows(wh *w, const char *sql, char out[][512], int cap) {
+    deltalite_result *r = NULL;
+    if (deltalite_query(w->db, sql, &r) != DELTALITE_OK) {
+        printf("  %s -> %s\n", sql, deltalite_error_message(w->db));
+        return -1;
+    }
+    int n = 0;
+    bool has_row = false;
+    while (deltalite_result_next_row(r, &has_row) == DELTALITE_OK && has_row) {
+        const char *text = NULL;
+        if (n < cap && deltalite_result_get_text(r, 0, &text, NULL) == DELTALITE_OK) {
+            (void)snprintf(out[n], 512, "%s", text);
+        }
+        n++;
+    }
+    deltalite_result_free(r);
+    return n;
+}
+
+static void
+pause_ms(long ms) {
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = ms * 1000000L};
+    (void)nanosleep(&ts, NULL);
+}
+
+/* VACUUM LITE takes its candidates from the log's removes, not from listing the folder: an
+ * orphan file only FULL finds stays; DRY RUN lists the removed file by its absolute path; the
+ * next LITE starts after where the last one stopped (_delta_log/_last_vacuum_info), so it finds
+ * nothing again. */
+TEST(test_vacuum_lite_deletes_only_files_the_log_removed) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE l (id INT)"));
+    CHECK(run(&w, "INSERT INTO l VALUES (1)"));
+    CHECK(run(&w, "INSERT INTO l VALUES (2)"));
+    CHECK(run(&w, "DELETE FROM l WHERE id = 1"));
+    CHECK(run(&w, "SET spark.databricks.delta.retentionDurationCheck.enabled = false"));
+    char dir[512];
+    (void)snprintf(dir, sizeof(dir), "%s/l", w.root.dir);
+    CHECK(write_old_file(dir, "orphan.parquet", "x", 30));
+    pause_ms(30);
+    char rows[4][512];
+    CHECK_INT_EQ(text_rows(&w, "VACUUM l RETAIN 0 HOURS LITE DRY RUN", rows, 4), 1);
+    char removed[512];
+    CHECK_INT_EQ(
+        text_rows(&w, "SELECT path FROM delta_log('l') WHERE action = 'remove'", &removed, 1), 1);
+    char want[1100];
+    (void)snprintf(want, sizeof(want), "%s/%s", dir, removed);
+    CHECK(strcmp(rows[0], want) == 0);
+    CHECK(run(&w, "VACUUM l RETAIN 0 HOURS LITE"));
+    CHECK(!file_exists(dir, removed));
+    CHECK(file_exists(dir, "orphan.parquet"));
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM l"), 1);
+    CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numDeletedFiles'] AS INT) FROM "
+                            "(DESCRIBE HISTORY l) WHERE operation = 'VACUUM END'"),
+                 1);
+    char info[512];
+    (void)snprintf(info, sizeof(info), "%s/_delta_log/_last_vacuum_info", dir);
+    FILE *f = fopen(info, "rb");
+    CHECK(f != NULL);
+    char text[128] = {0};
+    if (f != NULL) {
+        CHECK(fread(text, 1, sizeof(text) - 1, f) > 0);
+        (void)fclose(f);
+    }
+    CHECK(strcmp(text, "{\"latestCommitVersionOutsideOfRetentionWindow\":3}") == 0);
+    pause_ms(30);
+    CHECK_INT_EQ(text_rows(&w, "VACUUM l RETAIN 0 HOURS LITE DRY RUN", rows, 4), 0);
+    CHECK_INT_EQ(text_rows(&w, "VACUUM l RETAIN 0 HOURS FULL DRY RUN", rows, 4), 1);
+    CHECK(strstr(rows[0], "orphan.parquet") != NULL);
+    CHECK(run(&w, "SET spark.databricks.delta.vacuum.lite.enabled = true"));
+    CHECK_INT_EQ(text_rows(&w, "VACUUM l RETAIN 0 HOURS DRY RUN", rows, 4), 0);
+    wh_close(&w);
+}
+
+/* When the log's first commits were cleaned up and no VACUUM LITE recorded where it stopped,
+ * LITE cannot see every removed file: DELTA_CANNOT_VACUUM_LITE, as Delta; FULL still runs. */
+TEST(test_vacuum_lite_refuses_a_log_whose_start_was_cleaned_up) {
+    wh w;
+    CHECK(wh_open(&w));
+    CHECK(run(&w, "CREATE TABLE c (id INT) TBLPROPERTIES ('delta.checkpointInterval' = '1')"));
+    CHECK(run(&w, "INSERT INTO c VALUES (1)"));
+    CHECK(run(&w, "INSERT INTO c VALUES (2)"));
+    char log0[600];
+    (void)snprintf(log0, sizeof(log0), "%s/c/_delta_log/00000000000000000000.json", w.root.dir);
+    CHECK(remove(log0) == 0);
+    CHECK(run(&w, "SET spark.databricks.delta.retentionDurationCheck.enabled = false"));
+    CHECK(run(&w, "VACUUM c LITE")); /* nothing is older than 7 days: nothing to read */
+    pause_ms(30);
+    CHECK(deltalite_exec(w.db, "VACUUM c RETAIN 0 HOURS LITE") == DELTALITE_ERROR_UNSUPPORTED);
+    CHECK(strstr(deltalite_error_message(w.db), "DELTA_CANNOT_VACUUM_LITE") != NULL);
+    CHECK(run(&w, "VACUUM c RETAIN 0 HOURS FULL"));
+    CHECK(deltalite_exec(w.db, "VACUUM c RETAIN 0 HOURS LITE DRY RUN") ==
+          DELTALITE_ERROR_UNSUPPORTED);
+    CHECK_INT_EQ(scalar(&w, "SELECT count(*) FROM c"), 2);
+    wh_close(&w);
+}
+
 int
 main(void) {
     RUN(test_every_statement_writes_a_log_the_checker_accepts);
@@ -732,5 +832,7 @@ main(void) {
     RUN(test_concurrent_appends_do_not_fail_optimize);
     RUN(test_vacuum_refuses_a_table_whose_writer_features_are_unsupported);
     RUN(test_vacuum_removes_stale_temporary_files_of_killed_writers);
+    RUN(test_vacuum_lite_deletes_only_files_the_log_removed);
+    RUN(test_vacuum_lite_refuses_a_log_whose_start_was_cleaned_up);
     return harness_finish();
 }

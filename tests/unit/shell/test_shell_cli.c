@@ -560,17 +560,20 @@ TEST(test_cli_box_mode_draws_all_rows_in_sections_of_1000) {
     CHECK(strstr(out_buf, "| 999 |\n+-----+\n+------+\n|  id  |\n+------+\n| 1000 |\n") != NULL);
 }
 
-/* SET -v lists every setting deltalite knows with the value in force (it said "-v" was
- * undefined); completion after SET offers these keys. */
+/* SET -v lists every setting deltalite knows, sorted, with the value in force, its meaning and
+ * the Spark release it came with (it said "-v" was undefined); completion after SET offers
+ * these keys. */
 TEST(test_cli_set_v_lists_the_known_settings) {
     if (!has_engine) {
         return;
     }
     CHECK_INT_EQ(run(ARGS("wh", "-csv", "-c", "SET parquet.page.size = 4096; SET -v"), NULL), 0);
-    static const char head[] = "key,value\nspark.sql.ansi.enabled,true\n";
+    static const char head[] = "key,value,meaning,Since version\nparquet.block.size,134217728,";
     CHECK(strncmp(out_buf, head, sizeof(head) - 1) == 0);
-    CHECK(strstr(out_buf, "\nparquet.page.size,4096\n") != NULL);
-    CHECK(strstr(out_buf, "\nspark.sql.session.timeZone,UTC\n") != NULL);
+    CHECK(strstr(out_buf, "\nparquet.page.size,4096,") != NULL);
+    CHECK(strstr(out_buf, "\nspark.sql.session.timeZone,UTC,") != NULL);
+    CHECK(strstr(out_buf, "in the format of") == NULL); /* deltalite's own words */
+    CHECK(strstr(out_buf, ",2.2.0\n") != NULL);
 }
 
 /* .changes off hides the row counts INSERT, UPDATE, DELETE and MERGE answer; queries still

@@ -338,6 +338,7 @@ TEST(test_delta_and_utility_statements_print_canonically) {
         {"SHOW TBLPROPERTIES t (delta.appendOnly)", "SHOW TBLPROPERTIES t ('delta.appendOnly')"},
         {"SHOW CREATE TABLE t", NULL},
         {"SHOW PARTITIONS t", NULL},
+        {"SHOW PARTITIONS t PARTITION (p = 'x', q = 1)", NULL},
         {"SHOW VIEWS IN s", NULL},
         {"SHOW FUNCTIONS LIKE 'a%'", NULL},
         {"SET", NULL},
