@@ -358,9 +358,11 @@ dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
     return s;
 }
 
-/* A target row (id) reaching a MATCHED clause a second time: Spark's error. */
+/* Whether the target row (id) of row `row` was met before; remembers it. A row without a
+ * target row was not. */
 static dl_status
-check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error *err) {
+seen_before(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, bool *out, dl_error *err) {
+    *out = false;
     const dl_vector *ids = batch->cols[sink->id_col];
     if (dl_vec_is_null(ids, row)) {
         return DL_OK;
@@ -369,6 +371,20 @@ check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error
     int64_t i = dl_vec_resolve(ids, row, &flat);
     dl_str id = dl_vec_get_str(flat, i);
     if (dl_hmap_get(&sink->seen, id, NULL)) {
+        *out = true;
+        return DL_OK;
+    }
+    char *key = dl_arena_strndup(sink->arena, id.ptr, id.len);
+    DL_CHECK(key != NULL, err, DL_ERR_NOMEM, "out of memory checking MERGE matches");
+    return dl_hmap_put(&sink->seen, dl_str_make(key, id.len), 1, err);
+}
+
+/* A target row (id) reaching a MATCHED clause a second time: Spark's error. */
+static dl_status
+check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error *err) {
+    bool is_seen = false;
+    DL_TRY(seen_before(sink, row, batch, &is_seen, err));
+    if (is_seen) {
         return dl_error_set(
             err, DL_ERR_CONSTRAINT,
             "[DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE] Cannot perform Merge as "
@@ -379,9 +395,7 @@ check_unique(dl_sql_dml_sink *sink, int64_t row, const dl_batch *batch, dl_error
             "target row",
             sink->target != NULL ? sink->target : "");
     }
-    char *key = dl_arena_strndup(sink->arena, id.ptr, id.len);
-    DL_CHECK(key != NULL, err, DL_ERR_NOMEM, "out of memory checking MERGE matches");
-    return dl_hmap_put(&sink->seen, dl_str_make(key, id.len), 1, err);
+    return DL_OK;
 }
 
 /* numSourceRows: a source row met by no target row comes once; one that met several target
@@ -417,11 +431,20 @@ take_row(dl_sql_dml_sink *sink, const dl_batch *batch, int64_t row, int64_t *kep
     const dl_vector *code = batch->cols[sink->code_col];
     int64_t c = dl_vec_is_null(code, row) ? 0 : dl_sql_vec_i64(code, row);
     c = c < 0 || c > 15 ? 0 : c;
-    sink->counts[c]++;
     bool has_source = sink->source_col >= 0 && !dl_vec_is_null(batch->cols[sink->source_col], row);
     if (has_source) {
         DL_TRY(count_source(sink, batch, row, err));
     }
+    if ((sink->once_mask >> c) & 1u) {
+        /* the one unconditional MATCHED DELETE: a target row met by several source rows is
+         * deleted, counted and written as a change once */
+        bool is_seen = false;
+        DL_TRY(seen_before(sink, row, batch, &is_seen, err));
+        if (is_seen) {
+            return DL_OK;
+        }
+    }
+    sink->counts[c]++;
     if (sink->is_match_unique && has_source) {
         DL_TRY(check_unique(sink, row, batch, err)); /* source-only rows have a NULL id */
     }

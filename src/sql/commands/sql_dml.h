@@ -131,6 +131,8 @@ typedef struct dl_sql_dml_sink {
     int32_t source_col;    /* MERGE: a column non-NULL when the row has a source row, or -1 */
     int32_t id_col;        /* MERGE: the target row's id (a STRING column), or -1 */
     bool is_match_unique;  /* MERGE: a target row (id_col) may meet one source row only */
+    uint32_t once_mask;    /* MERGE: codes whose target row is taken once however many source
+                              rows meet it (the one unconditional MATCHED DELETE); uses seen */
     dl_hmap seen;          /* MERGE: ids of matched target rows (keys in arena); init'd by
                               the caller when is_match_unique is set */
     dl_buf sources;        /* MERGE: a bit per source row met by a target row (by its BIGINT

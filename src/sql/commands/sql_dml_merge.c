@@ -739,6 +739,21 @@ is_match_unique(const merge *mg) {
     return !is_insert_only(mg) && !(n_matched == 1 && is_plain_delete);
 }
 
+/* When a target row may meet several source rows because the one MATCHED clause is an
+ * unconditional DELETE: that clause's code (the row is deleted and counted once, as Spark). */
+static uint32_t
+once_mask(const merge *mg) {
+    if (is_match_unique(mg) || is_insert_only(mg)) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < mg->stmt->u.merge.n_clauses; i++) {
+        if (mg->stmt->u.merge.clauses[i].match == DL_SQL_MERGE_MATCHED) {
+            return 1u << (i + 1);
+        }
+    }
+    return 0;
+}
+
 /* The codes of the clauses that change or delete a target row (all but NOT MATCHED ones). */
 static uint32_t
 target_clause_mask(const merge *mg) {
@@ -950,6 +965,7 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
                             .source_col = mg->n_out + 1,
                             .id_col = mg->n_out + 2,
                             .is_match_unique = is_match_unique(mg),
+                            .once_mask = once_mask(mg),
                             .arena = b->arena,
                             .target = mg->t.display};
     dl_hmap_init(&sink.seen, b->exec->alloc);

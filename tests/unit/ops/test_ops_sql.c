@@ -771,7 +771,7 @@ TEST(test_vacuum_lite_deletes_only_files_the_log_removed) {
     CHECK_INT_EQ(scalar(&w, "SELECT CAST(operationMetrics['numDeletedFiles'] AS INT) FROM "
                             "(DESCRIBE HISTORY l) WHERE operation = 'VACUUM END'"),
                  1);
-    char info[512];
+    char info[600];
     (void)snprintf(info, sizeof(info), "%s/_delta_log/_last_vacuum_info", dir);
     FILE *f = fopen(info, "rb");
     CHECK(f != NULL);
