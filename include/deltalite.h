@@ -180,7 +180,8 @@ DELTALITE_API const char *deltalite_warehouse(const deltalite_db *db);
 /*
  * Runs every statement of sql (separated by ';'), in order, discarding any rows (queries run
  * to the end, so errors in their execution are reported). Stops at the first failing
- * statement; the statements before it stay done. Error offsets count from the start of sql.
+ * statement; the statements before it stay done. Error offsets count from the start of sql,
+ * also for errors while a statement runs (a division by zero in the third statement).
  * An empty script (only blanks and comments) is OK.
  */
 DELTALITE_API deltalite_status deltalite_exec(deltalite_db *db, const char *sql);
@@ -395,8 +396,9 @@ DELTALITE_API const char *deltalite_result_statement(const deltalite_result *res
 
 /*
  * Moves to the next row: *out_has_row is true when there is one, false at the end (and every
- * later call). Errors while the query runs (a corrupt file, an overflow in ANSI mode,
- * raise_error) come back here, with db's last error set; the result then stays at its end.
+ * later call). Errors while the query runs (a corrupt file, DATA for an overflow in ANSI mode
+ * or raise_error) come back here, with db's last error set (its offset and caret in the SQL
+ * text the result came from); the result then stays at its end.
  * Values of the previous row become invalid.
  */
 DELTALITE_API deltalite_status deltalite_result_next_row(deltalite_result *result,
