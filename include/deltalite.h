@@ -63,7 +63,7 @@ extern "C" {
 /* Status codes returned by every fallible function. Values are stable. */
 typedef enum deltalite_status {
     DELTALITE_OK = 0,                 /* success */
-    DELTALITE_ERROR_INVALID_ARG = 1,  /* the caller misused the API */
+    DELTALITE_ERROR_INVALID_ARG = 1,  /* the caller misused the API (never a statement's failure) */
     DELTALITE_ERROR_NOMEM = 2,        /* out of memory */
     DELTALITE_ERROR_IO = 3,           /* the operating system refused a read or write */
     DELTALITE_ERROR_NOT_FOUND = 4,    /* a table, file, column or version does not exist */
@@ -78,7 +78,10 @@ typedef enum deltalite_status {
     DELTALITE_ERROR_INTERNAL = 13,    /* a bug in deltalite */
     DELTALITE_ERROR_EXISTS = 14,      /* the object to create already exists */
     DELTALITE_ERROR_LIMIT = 15,       /* input exceeds a size or depth limit */
-    DELTALITE_ERROR_READONLY = 16     /* a write on a warehouse opened DELTALITE_OPEN_READONLY */
+    DELTALITE_ERROR_READONLY = 16,    /* a write on a warehouse opened DELTALITE_OPEN_READONLY */
+    DELTALITE_ERROR_DATA = 17         /* a value is invalid for the operation: division by zero,
+                                         a cast that fails, an overflow, an argument value a
+                                         function refuses while the statement runs */
 } deltalite_status;
 
 /* Column types: Spark's (and Delta's) types. Values are stable. */
@@ -109,6 +112,9 @@ typedef struct deltalite_db deltalite_db;
 
 /* The rows of one statement, read one at a time. */
 typedef struct deltalite_result deltalite_result;
+
+/* A prepared statement: one statement with parameter markers, executed many times. */
+typedef struct deltalite_stmt deltalite_stmt;
 
 /* ---- version ------------------------------------------------------------------------------ */
 
@@ -160,8 +166,8 @@ DELTALITE_API deltalite_status deltalite_open(const char *warehouse,
 
 /*
  * Closes the warehouse and frees the handle. NULL is a no-op (returns OK). Fails with
- * INVALID_ARG, leaving everything open, while results or Arrow streams of this handle are
- * still alive: free them first (as sqlite3_close refuses with SQLITE_BUSY).
+ * INVALID_ARG, leaving everything open, while results, Arrow streams or prepared statements
+ * of this handle are still alive: free them first (as sqlite3_close refuses with SQLITE_BUSY).
  */
 DELTALITE_API deltalite_status deltalite_close(deltalite_db *db);
 
@@ -174,7 +180,8 @@ DELTALITE_API const char *deltalite_warehouse(const deltalite_db *db);
 /*
  * Runs every statement of sql (separated by ';'), in order, discarding any rows (queries run
  * to the end, so errors in their execution are reported). Stops at the first failing
- * statement; the statements before it stay done. Error offsets count from the start of sql.
+ * statement; the statements before it stay done. Error offsets count from the start of sql,
+ * also for errors while a statement runs (a division by zero in the third statement).
  * An empty script (only blanks and comments) is OK.
  */
 DELTALITE_API deltalite_status deltalite_exec(deltalite_db *db, const char *sql);
@@ -222,6 +229,117 @@ DELTALITE_API void deltalite_progress(const deltalite_db *db, int64_t *out_done,
  * it to know when to stop reading lines. Thread-safe; sql NULL gives false.
  */
 DELTALITE_API bool deltalite_is_complete(const char *sql);
+
+/* ---- prepared statements ------------------------------------------------------------------- */
+
+/*
+ * Prepares one statement (a trailing ';' is allowed; a second statement is SQL_SYNTAX) whose
+ * values may be left as parameter markers, to bind and execute many times (sqlite3_prepare):
+ *
+ *     deltalite_stmt *st = NULL;
+ *     if (deltalite_prepare(db, "INSERT INTO people VALUES (?, ?)", &st) == DELTALITE_OK) {
+ *         for (int64_t id = 1; id <= 3; id++) {
+ *             deltalite_result *r = NULL;
+ *             (void)deltalite_bind_int64(st, 1, id);
+ *             (void)deltalite_bind_text(st, 2, "someone", DELTALITE_NTS);
+ *             if (deltalite_stmt_execute(st, &r) == DELTALITE_OK) {
+ *                 deltalite_result_free(r);
+ *             }
+ *         }
+ *         deltalite_finalize(st);
+ *     }
+ *
+ * Markers are Spark's: positional `?` (numbered 1, 2, ... from the left) or named `:name`
+ * (each distinct name one parameter, numbered by its first appearance; the same name may
+ * appear several times), not both in one statement (SQL_BIND,
+ * INVALID_QUERY_MIXED_QUERY_PARAMETERS). A marker stands for a value wherever a literal may
+ * stand in a query, INSERT, UPDATE, DELETE or MERGE (the SELECT list, WHERE, VALUES, SET,
+ * ON, LIMIT, ...), and takes the type of the value bound to it, as a literal of that type
+ * would (Spark's parameterized queries); other statements refuse markers (UNSUPPORTED,
+ * PARAMETER_MARKER_IN_UNEXPECTED_STATEMENT), since they would keep them as text (a view's
+ * query, a constraint). The statement is checked for syntax and markers here; names and types
+ * resolve at each execution, which binds and plans it again with the values of the moment (so
+ * a value's type may differ between executions, and each execution reads the tables' latest
+ * versions). A marker in a plain deltalite_exec / deltalite_query fails as unbound.
+ * Returns OK, SQL_SYNTAX, SQL_BIND, INVALID_ARG (NULL arguments), NOMEM.
+ * Ownership: free *out with deltalite_finalize before closing db (deltalite_close refuses
+ * while statements are alive, as for results).
+ */
+DELTALITE_API deltalite_status deltalite_prepare(deltalite_db *db, const char *sql,
+                                                 deltalite_stmt **out);
+
+/* As deltalite_prepare for the len bytes at sql (no NUL needed). */
+DELTALITE_API deltalite_status deltalite_prepare_len(deltalite_db *db, const char *sql, size_t len,
+                                                     deltalite_stmt **out);
+
+/* The number of parameters (the highest index); 0 for NULL. */
+DELTALITE_API int32_t deltalite_bind_parameter_count(const deltalite_stmt *stmt);
+
+/* The index of the named parameter (":name" or "name", matched exactly), or 0 when the
+ * statement has none of that name (or uses ? markers). */
+DELTALITE_API int32_t deltalite_bind_parameter_index(const deltalite_stmt *stmt, const char *name);
+
+/* The name of parameter index (":name"), or NULL for a ? parameter or an index out of range.
+ * Valid until deltalite_finalize. */
+DELTALITE_API const char *deltalite_bind_parameter_name(const deltalite_stmt *stmt, int32_t index);
+
+/*
+ * Binds a value to parameter index (1-based), replacing the value bound before; the value is
+ * copied. The marker takes the value's type:
+ *
+ *   bind_null           void (NULL; it adopts the type its place needs, as Spark's NULL literal)
+ *   bind_bool           boolean
+ *   bind_int32          int          bind_int64      bigint
+ *   bind_double         double
+ *   bind_decimal        decimal(p,s) from text "[+-]digits[.digits]": s the digits after the
+ *                       point, p the digits (at most 38), as Spark types the literal 12.50BD
+ *   bind_text           string: len bytes of UTF-8 (DELTALITE_NTS: text is NUL-terminated)
+ *   bind_blob           binary: len bytes
+ *   bind_date           date: days since 1970-01-01
+ *   bind_timestamp      timestamp: microseconds since 1970-01-01 UTC
+ *   bind_timestamp_ntz  timestamp_ntz: the wall-clock time's microseconds since 1970-01-01
+ *
+ * Returns OK, INVALID_ARG (stmt NULL, index out of range, text not UTF-8, decimal text of
+ * another shape or over 38 digits), NOMEM. Results already executed keep the values they ran
+ * with.
+ */
+#define DELTALITE_NTS SIZE_MAX
+DELTALITE_API deltalite_status deltalite_bind_null(deltalite_stmt *stmt, int32_t index);
+DELTALITE_API deltalite_status deltalite_bind_bool(deltalite_stmt *stmt, int32_t index, bool value);
+DELTALITE_API deltalite_status deltalite_bind_int32(deltalite_stmt *stmt, int32_t index,
+                                                    int32_t value);
+DELTALITE_API deltalite_status deltalite_bind_int64(deltalite_stmt *stmt, int32_t index,
+                                                    int64_t value);
+DELTALITE_API deltalite_status deltalite_bind_double(deltalite_stmt *stmt, int32_t index,
+                                                     double value);
+DELTALITE_API deltalite_status deltalite_bind_decimal(deltalite_stmt *stmt, int32_t index,
+                                                      const char *text);
+DELTALITE_API deltalite_status deltalite_bind_text(deltalite_stmt *stmt, int32_t index,
+                                                   const char *text, size_t len);
+DELTALITE_API deltalite_status deltalite_bind_blob(deltalite_stmt *stmt, int32_t index,
+                                                   const void *data, size_t len);
+DELTALITE_API deltalite_status deltalite_bind_date(deltalite_stmt *stmt, int32_t index,
+                                                   int32_t days);
+DELTALITE_API deltalite_status deltalite_bind_timestamp(deltalite_stmt *stmt, int32_t index,
+                                                        int64_t micros);
+DELTALITE_API deltalite_status deltalite_bind_timestamp_ntz(deltalite_stmt *stmt, int32_t index,
+                                                            int64_t micros);
+
+/* Unbinds every parameter (a later execution fails until they are bound again). */
+DELTALITE_API deltalite_status deltalite_clear_bindings(deltalite_stmt *stmt);
+
+/*
+ * Executes the statement with the values bound now and returns its result as deltalite_query
+ * does (queries are lazy; INSERT, UPDATE, DELETE and MERGE give their row of counts). Every
+ * parameter must be bound: SQL_BIND (UNBOUND_SQL_PARAMETER, naming the marker, with its
+ * offset and caret) otherwise. Errors are those of deltalite_query, with offsets into the
+ * prepared text. May be called again and again, also while results of earlier executions
+ * are open; each result stays valid after deltalite_finalize (free it before closing db).
+ */
+DELTALITE_API deltalite_status deltalite_stmt_execute(deltalite_stmt *stmt, deltalite_result **out);
+
+/* Frees the statement and its bindings. NULL is a no-op. */
+DELTALITE_API void deltalite_finalize(deltalite_stmt *stmt);
 
 /* ---- the last error ------------------------------------------------------------------------ */
 
@@ -278,8 +396,9 @@ DELTALITE_API const char *deltalite_result_statement(const deltalite_result *res
 
 /*
  * Moves to the next row: *out_has_row is true when there is one, false at the end (and every
- * later call). Errors while the query runs (a corrupt file, an overflow in ANSI mode,
- * raise_error) come back here, with db's last error set; the result then stays at its end.
+ * later call). Errors while the query runs (a corrupt file, DATA for an overflow in ANSI mode
+ * or raise_error) come back here, with db's last error set (its offset and caret in the SQL
+ * text the result came from); the result then stays at its end.
  * Values of the previous row become invalid.
  */
 DELTALITE_API deltalite_status deltalite_result_next_row(deltalite_result *result,

@@ -6,7 +6,7 @@ import os
 
 from . import _native
 from ._errors import BY_STATUS, Error, InterfaceError, InvalidArgumentError, UnsupportedError
-from ._sql import bind, statement_count
+from ._sql import bind, native_args, statement_count
 
 _native._set_error_classes(BY_STATUS)
 
@@ -60,6 +60,14 @@ class Connection:
         result as a Relation. The statements run now (so errors raise here); a query's rows are
         computed as they are read. params binds `?` markers (a list) or `:name` markers (a
         dict)."""
+        args = native_args(query, params)
+        if args is not None:
+            values, names = args
+
+            def run():
+                return self._native().query_params(query, values, names)
+
+            return Relation(self, query, run(), run)
         text = bind(query, params)
         return Relation(self, text, self._native().query(text))
 
@@ -134,9 +142,10 @@ class Relation:
     A read-only query (SELECT, DESCRIBE, SHOW) is run again when read a second time; any other
     statement is never rerun."""
 
-    def __init__(self, con: Connection, sql: str, result):
+    def __init__(self, con: Connection, sql: str, result, run=None):
         self._con = con
         self._sql = sql
+        self._run = run           # runs the statement again (with its parameters), or None
         self._fresh = result      # not read yet
         self._cursor = None       # being read by fetch*
         self.columns: list[str] = list(result.columns)
@@ -163,6 +172,8 @@ class Relation:
                 f"the result of this {self.statement} was already read; it is not run again because "
                 "it is not a read-only query (keep the rows you read, or run a SELECT)", "INVALID_ARG",
                 sql=self._sql)
+        if self._run is not None:
+            return self._run()
         return self._con._native().query(self._sql)
 
     # -- rows as Python values

@@ -44,7 +44,9 @@ class DatabaseError(Error):
 
 
 class DataError(DatabaseError):
-    """PEP 249: a value or file is wrong."""
+    """PEP 249: a value or file is wrong. Raised itself for the C status DATA: a value the
+    operation refuses while the statement runs (division by zero, a cast that fails, an
+    overflow, an argument a function refuses)."""
 
 
 class OperationalError(DatabaseError):
@@ -139,6 +141,7 @@ BY_STATUS = {
     "INTERNAL": InternalError,
     "EXISTS": AlreadyExistsError,
     "LIMIT": LimitError,
+    "DATA": DataError,
 }
 
 __all__ = ["Warning", "Error", "InterfaceError", "DatabaseError", "DataError",

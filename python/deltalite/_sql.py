@@ -1,9 +1,12 @@
 """SQL text helpers: the lexical scan that finds statement ends and parameter markers (outside
 strings, quoted names and comments, as Spark's lexer), and Python values as Spark SQL literals.
 
-Parameters are bound by writing each value as a literal in place of its marker (`?` in order,
-or `:name` from a mapping), the way the engine would read it: strings are quoted with Spark's
-backslash escapes, so no value can change the statement's shape."""
+Parameters of one statement are bound by the C library's prepared statements: each value goes
+to its marker (`?` in order, or `:name` from a mapping) as a typed value, never as SQL text
+(native_args). A script of several statements, or a list or dict value (an array or a map,
+which the C API does not bind), is bound by writing each value as a literal in place of its
+marker, the way the engine would read it: strings are quoted with Spark's backslash escapes,
+so no value can change the statement's shape (bind)."""
 
 from __future__ import annotations
 
@@ -109,12 +112,83 @@ def bind(sql: str, params) -> str:
     """sql with every parameter marker replaced by the literal of its value."""
     if params is None:
         return sql
+    out, last = [], 0
+    for a, b, value in _markers(sql, params):
+        out.append(sql[last:a])
+        out.append(literal(value))
+        last = b
+    out.append(sql[last:])
+    return "".join(out)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1)
+_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_MICRO = _dt.timedelta(microseconds=1)
+
+
+def _tagged(value):
+    """value as the (tag, payload) pair the native module binds, or None when the C API has no
+    binding for it (lists and dicts)."""
+    if value is None:
+        return ("n", None)
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, int):
+        if -2**31 <= value < 2**31:
+            return ("i", value)
+        return ("l", value) if -2**63 <= value < 2**63 else ("d", str(value))
+    if isinstance(value, float):
+        return ("f", value)
+    if isinstance(value, _decimal.Decimal):
+        if not value.is_finite():
+            raise InvalidArgumentError(f"the decimal parameter {value} has no SQL value", "INVALID_ARG")
+        return ("d", f"{value:f}")
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return ("x", bytes(value))
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            return ("T", (value - _EPOCH) // _MICRO)
+        return ("t", (value - _EPOCH_UTC) // _MICRO)
+    if isinstance(value, _dt.date):
+        return ("D", (value - _EPOCH.date()).days)
+    if isinstance(value, (Mapping, list, tuple)):
+        return None
+    literal(value)  # raises the error for a type without a SQL value
+    return None
+
+
+def native_args(sql: str, params):
+    """(values, names) for the native module's query_params: tagged values in marker order
+    (names None) or one per distinct name (names their list); None when the statement must be
+    bound as text (several statements, or a value the C API cannot bind). Raises the same
+    errors as bind for markers and parameters that do not match."""
+    if params is None or statement_count(sql) != 1:
+        return None
+    values, names, seen = [], [], set()
+    named = isinstance(params, Mapping)
+    for a, b, value in _markers(sql, params):
+        if named:
+            if sql[a + 1:b] in seen:
+                continue
+            seen.add(sql[a + 1:b])
+            names.append(sql[a + 1:b])
+        tagged = _tagged(value)
+        if tagged is None:
+            return None
+        values.append(tagged)
+    return values, (names if named else None)
+
+
+def _markers(sql: str, params):
+    """(start, end, value) for each marker of sql, checking the markers against params."""
     named = isinstance(params, Mapping)
     if not named and (isinstance(params, (str, bytes)) or not isinstance(params, Sequence)):
         raise InvalidArgumentError(
             f"params must be a list (for ? markers) or a dict (for :name markers), not {type(params).__name__}",
             "INVALID_ARG")
-    out, last, used, index = [], 0, set(), 0
+    found, used, index = [], set(), 0
     for kind, a, b in _scan(sql):
         if kind == ";" or (kind == ":" and not named):
             continue
@@ -137,10 +211,7 @@ def bind(sql: str, params) -> str:
                     "INVALID_ARG", offset=a, sql=sql)
             value = params[name]
             used.add(name)
-        out.append(sql[last:a])
-        out.append(literal(value))
-        last = b
-    out.append(sql[last:])
+        found.append((a, b, value))
     if not named and index != len(params):
         raise InvalidArgumentError(
             f"{len(params)} parameters were given but the SQL has {index} '?' markers",
@@ -149,7 +220,7 @@ def bind(sql: str, params) -> str:
         unused = ", ".join(sorted(str(k) for k in set(params) - used))
         raise InvalidArgumentError(f"params has keys the SQL does not use: {unused}",
                                    "INVALID_ARG", sql=sql)
-    return "".join(out)
+    return found
 
 
 def quote_string(text: str) -> str:

@@ -308,6 +308,29 @@ result_describe(ResultObject *r) {
     return r->columns && r->types && r->type_ids && r->statement ? 0 : -1;
 }
 
+/* Wraps res (ref locked, released here) in a new Result. */
+static PyObject *
+new_result(dbref *ref, deltalite_result *res) {
+    ResultObject *r = PyObject_New(ResultObject, &ResultType);
+    if (r != NULL) {
+        r->ref = NULL;
+        r->res = res;
+        r->columns = r->types = r->type_ids = r->statement = NULL;
+        if (result_describe(r) < 0) {
+            Py_CLEAR(r);
+        }
+    }
+    if (r == NULL) {
+        deltalite_result_free(res);
+        dbref_unlock(ref);
+        return NULL;
+    }
+    dbref_ref(ref);
+    r->ref = ref;
+    dbref_unlock(ref);
+    return (PyObject *)r;
+}
+
 static PyObject *
 database_query(DatabaseObject *self, PyObject *args) {
     const char *sql = NULL;
@@ -328,24 +351,124 @@ database_query(DatabaseObject *self, PyObject *args) {
     if (st != DELTALITE_OK) {
         return raise_status(ref, st, sql, true);
     }
-    ResultObject *r = PyObject_New(ResultObject, &ResultType);
-    if (r != NULL) {
-        r->ref = NULL;
-        r->res = res;
-        r->columns = r->types = r->type_ids = r->statement = NULL;
-        if (result_describe(r) < 0) {
-            Py_CLEAR(r);
+    return new_result(ref, res);
+}
+
+/* Binds one (tag, value) pair of deltalite/_sql.py's native_args to parameter index. Sets a
+ * Python error and returns -1 when the pair is malformed; else the status (OK or not). */
+static int
+bind_tagged(deltalite_stmt *st, int32_t index, PyObject *pair, deltalite_status *out) {
+    const char *tag = NULL;
+    PyObject *v = NULL;
+    if (!PyArg_ParseTuple(pair, "sO", &tag, &v)) {
+        return -1;
+    }
+    Py_ssize_t n = 0;
+    const char *bytes = NULL;
+    switch (tag[0]) {
+    case 'n':
+        *out = deltalite_bind_null(st, index);
+        return 0;
+    case 'b':
+        *out = deltalite_bind_bool(st, index, PyObject_IsTrue(v) == 1);
+        return 0;
+    case 'i':
+        *out = deltalite_bind_int32(st, index, (int32_t)PyLong_AsLong(v));
+        return PyErr_Occurred() ? -1 : 0;
+    case 'l':
+        *out = deltalite_bind_int64(st, index, (int64_t)PyLong_AsLongLong(v));
+        return PyErr_Occurred() ? -1 : 0;
+    case 'f':
+        *out = deltalite_bind_double(st, index, PyFloat_AsDouble(v));
+        return PyErr_Occurred() ? -1 : 0;
+    case 'd':
+        bytes = PyUnicode_AsUTF8(v);
+        *out = bytes ? deltalite_bind_decimal(st, index, bytes) : DELTALITE_OK;
+        return bytes ? 0 : -1;
+    case 's':
+        bytes = PyUnicode_AsUTF8AndSize(v, &n);
+        *out = bytes ? deltalite_bind_text(st, index, bytes, (size_t)n) : DELTALITE_OK;
+        return bytes ? 0 : -1;
+    case 'x':
+        if (PyBytes_AsStringAndSize(v, (char **)&bytes, &n) < 0) {
+            return -1;
+        }
+        *out = deltalite_bind_blob(st, index, bytes, (size_t)n);
+        return 0;
+    case 'D':
+        *out = deltalite_bind_date(st, index, (int32_t)PyLong_AsLong(v));
+        return PyErr_Occurred() ? -1 : 0;
+    case 't':
+        *out = deltalite_bind_timestamp(st, index, (int64_t)PyLong_AsLongLong(v));
+        return PyErr_Occurred() ? -1 : 0;
+    case 'T':
+        *out = deltalite_bind_timestamp_ntz(st, index, (int64_t)PyLong_AsLongLong(v));
+        return PyErr_Occurred() ? -1 : 0;
+    default:
+        PyErr_Format(PyExc_ValueError, "unknown parameter tag '%s'", tag);
+        return -1;
+    }
+}
+
+/* Binds every value of the list values (names: None for ? markers, else a list of the same
+ * length) to st. -1 with a Python error; else the first failing status (or OK). */
+static int
+bind_all(deltalite_stmt *st, PyObject *values, PyObject *names, deltalite_status *out) {
+    *out = DELTALITE_OK;
+    Py_ssize_t n = PyList_Size(values);
+    for (Py_ssize_t i = 0; i < n && *out == DELTALITE_OK; i++) {
+        int32_t index = (int32_t)i + 1;
+        if (names != Py_None) {
+            const char *name = PyUnicode_AsUTF8(PyList_GetItem(names, i));
+            if (name == NULL) {
+                return -1;
+            }
+            index = deltalite_bind_parameter_index(st, name);
+            if (index == 0) {
+                continue; /* _sql.py checked the names; a name the statement lacks binds nothing */
+            }
+        }
+        if (bind_tagged(st, index, PyList_GetItem(values, i), out) < 0) {
+            return -1;
         }
     }
-    if (r == NULL) {
-        deltalite_result_free(res);
+    return 0;
+}
+
+static PyObject *
+database_query_params(DatabaseObject *self, PyObject *args) {
+    const char *sql = NULL;
+    Py_ssize_t len = 0;
+    PyObject *values = NULL;
+    PyObject *names = NULL;
+    if (!PyArg_ParseTuple(args, "s#O!O", &sql, &len, &PyList_Type, &values, &names)) {
+        return NULL;
+    }
+    dbref *ref = database_ref(self);
+    if (ref == NULL) {
+        return NULL;
+    }
+    deltalite_stmt *st = NULL;
+    deltalite_result *res = NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    dbref_lock(ref);
+    PyEval_RestoreThread(ts);
+    deltalite_status status = deltalite_prepare_len(ref->db, sql, (size_t)len, &st);
+    if (status == DELTALITE_OK && bind_all(st, values, names, &status) < 0) {
+        deltalite_finalize(st);
         dbref_unlock(ref);
         return NULL;
     }
-    dbref_ref(ref);
-    r->ref = ref;
-    dbref_unlock(ref);
-    return (PyObject *)r;
+    if (status == DELTALITE_OK) {
+        ts = PyEval_SaveThread();
+        status = deltalite_stmt_execute(st, &res);
+        PyEval_RestoreThread(ts);
+    }
+    deltalite_finalize(st); /* the result outlives it; the last error stays */
+    if (status != DELTALITE_OK) {
+        return raise_status(ref, status, sql, true);
+    }
+    return new_result(ref, res);
 }
 
 static PyObject *
@@ -453,6 +576,8 @@ static PyMethodDef database_methods[] = {
     {"close", (PyCFunction)database_close, METH_NOARGS,
      "Drops this handle's reference; the warehouse closes when its results are gone."},
     {"exec", (PyCFunction)database_exec, METH_VARARGS, "Runs a SQL script, discarding rows."},
+    {"query_params", (PyCFunction)database_query_params, METH_VARARGS,
+     "Prepares one statement, binds (tag, value) pairs to its markers and executes it."},
     {"query", (PyCFunction)database_query, METH_VARARGS,
      "Runs a SQL script and returns the last statement's Result."},
     {"interrupt", (PyCFunction)database_interrupt, METH_NOARGS,

@@ -37,7 +37,9 @@ errno_of(dl_status st) {
 static int
 stream_failed(api_stream *s, dl_status st) {
     if (st != DL_OK) {
-        (void)dl_api_fail(s->result->db, &s->err, NULL, 0);
+        deltalite_result *r = s->result;
+        dl_api_engine_error(r->sql, r->sql_len, &r->piece, &s->err);
+        (void)dl_api_fail(r->db, &s->err, r->sql, r->sql_len);
     }
     return errno_of(st);
 }

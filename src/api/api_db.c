@@ -161,7 +161,13 @@ open_parts(deltalite_db *db, const char *warehouse, const deltalite_options *o, 
                                     .pool = db->pool,
                                     .time_zone = o ? o->time_zone : NULL};
     dl_cat_sql_catalog(db->cat, &config.catalog);
-    return dl_sql_session_new(&config, &db->session, err);
+    dl_status st = dl_sql_session_new(&config, &db->session, err);
+    if (st == DL_ERR_DATA) {
+        /* the engine's INVALID_CONF_VALUE for options.time_zone: a bad option */
+        err->code = DL_ERR_INVALID_ARG;
+        return DL_ERR_INVALID_ARG;
+    }
+    return st;
 }
 
 deltalite_status
@@ -223,8 +229,8 @@ deltalite_close(deltalite_db *db) {
     }
     if (db->n_open > 0) {
         (void)dl_api_failf(db, DL_ERR_INVALID_ARG,
-                           "deltalite_close: %lld results or Arrow streams are still open; free "
-                           "them first",
+                           "deltalite_close: %lld results, Arrow streams or prepared statements "
+                           "are still open; free them first",
                            (long long)db->n_open);
         return DELTALITE_ERROR_INVALID_ARG;
     }

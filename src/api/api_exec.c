@@ -2,8 +2,9 @@
 /*
  * Running SQL text: the script is split at its ';' (dl_sql_splitter knows strings, quoted
  * names and comments), each statement goes to the engine on its own, and an error's offset,
- * which the engine gives relative to its statement, is moved to count from the start of the
- * caller's text so the caret lands in the right place.
+ * which the engine gives relative to its statement (while it binds, and while it runs: an
+ * expression that divides by zero), is moved to count from the start of the caller's text so
+ * the caret lands in the right place.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,9 +39,12 @@ drain(dl_sql_result *res, dl_error *err) {
  * hold statements before it. Moves err->offset to count from the start of sql, and rewrites the
  * message's "line L, column C" (when it names that same place) to the position in sql.
  */
-static void
-relocate_error(const char *sql, size_t len, const dl_sql_piece *piece, dl_error *err) {
-    if (err->offset < 0 || piece->offset == 0) {
+void
+dl_api_engine_error(const char *sql, size_t len, const dl_sql_piece *piece, dl_error *err) {
+    if (err->code == DL_ERR_INVALID_ARG) {
+        err->code = DL_ERR_DATA;
+    }
+    if (sql == NULL || err->offset < 0 || piece->offset == 0) {
         return;
     }
     uint32_t rel_line = 0;
@@ -72,26 +76,28 @@ run_piece(deltalite_db *db, const char *sql, size_t len, const dl_sql_piece *pie
           dl_sql_result **out, dl_error *err) {
     dl_sql_result *res = NULL;
     dl_status st = dl_sql_exec(db->session, sql + piece->offset, piece->len, &res, err);
-    if (st != DL_OK) {
-        relocate_error(sql, len, piece, err);
-        dl_sql_result_free(res);
-        return st;
-    }
-    if (out != NULL) {
+    if (st == DL_OK && out != NULL) {
         *out = res;
         return DL_OK;
     }
-    st = drain(res, err);
+    if (st == DL_OK) {
+        st = drain(res, err); /* a runtime error's offset counts in its statement too */
+    }
     dl_sql_result_free(res);
-    return st;
+    if (st != DL_OK) {
+        dl_api_engine_error(sql, len, piece, err);
+        return (dl_status)err->code;
+    }
+    return DL_OK;
 }
 
 /*
  * Runs the statements of sql[0, len); with out, the last one's result is kept in *out (NULL
- * when there is no statement).
+ * when there is no statement) and its place in *out_piece.
  */
 static dl_status
-run_script(deltalite_db *db, const char *sql, size_t len, dl_sql_result **out, dl_error *err) {
+run_script(deltalite_db *db, const char *sql, size_t len, dl_sql_result **out,
+           dl_sql_piece *out_piece, dl_error *err) {
     dl_sql_splitter sp;
     dl_sql_splitter_init(&sp, sql, len);
     dl_sql_piece piece;
@@ -102,6 +108,9 @@ run_script(deltalite_db *db, const char *sql, size_t len, dl_sql_result **out, d
         bool has_next = dl_sql_splitter_next(&sp, &next);
         bool is_last = !has_next;
         DL_TRY(run_piece(db, sql, len, &piece, is_last ? out : NULL, err));
+        if (is_last && out_piece != NULL) {
+            *out_piece = piece;
+        }
         n_done++;
         /* An interrupt that came after a statement finished (its commit landed) stops the
          * statements after it; the error says what ran. */
@@ -128,7 +137,7 @@ deltalite_exec(deltalite_db *db, const char *sql) {
     dl_error err;
     dl_error_clear(&err);
     size_t len = strlen(sql);
-    dl_status st = run_script(db, sql, len, NULL, &err);
+    dl_status st = run_script(db, sql, len, NULL, NULL, &err);
     if (st != DL_OK) {
         return dl_api_fail(db, &err, sql, len);
     }
@@ -152,14 +161,15 @@ deltalite_query_len(deltalite_db *db, const char *sql, size_t len, deltalite_res
     dl_error err;
     dl_error_clear(&err);
     dl_sql_result *res = NULL;
-    dl_status st = run_script(db, sql, len, &res, &err);
+    dl_sql_piece piece = {0};
+    dl_status st = run_script(db, sql, len, &res, &piece, &err);
     if (st == DL_OK && res == NULL) {
         (void)dl_api_failf(db, DL_ERR_INVALID_ARG,
                            "deltalite_query: the SQL text holds no statement");
         return DELTALITE_ERROR_INVALID_ARG;
     }
     if (st == DL_OK) {
-        st = dl_api_result_new(db, res, out, &err);
+        st = dl_api_result_new(db, res, sql, len, &piece, out, &err);
     }
     if (st != DL_OK) {
         return dl_api_fail(db, &err, sql, len);

@@ -17,6 +17,7 @@
 #include "base/error.h"
 #include "base/pool.h"
 #include "catalog/catalog.h"
+#include "sql/parse/sql_parse.h"
 #include "sql/sql_engine.h"
 #include "vector/vector.h"
 
@@ -60,6 +61,24 @@ struct deltalite_result {
     dl_buf *json_cells;      /* n_cols buffers for get_json */
     bool *cell_ready;        /* cells[i] holds the current row's text */
     const char **type_names; /* n_cols, in arena */
+    const char *sql;         /* a copy of the SQL text the statement came from, or NULL */
+    size_t sql_len;
+    dl_sql_piece piece; /* where in sql the statement is (its errors' offsets count from there) */
+    dl_arena arena;
+};
+
+/* A prepared statement (api_stmt.c): the text, its markers, and the values bound to them. */
+struct deltalite_stmt {
+    deltalite_db *db;
+    const char *sql; /* a copy, in arena */
+    size_t sql_len;
+    int32_t n_params;         /* distinct parameters: ? markers, or distinct :names */
+    bool is_named;            /* :name markers (else ?) */
+    dl_str *names;            /* n_params names without ':' (is_named), in arena */
+    const char **labels;      /* n_params ":name" (is_named) or NULL, in arena */
+    uint32_t *locs;           /* n_params: offset of each parameter's first marker */
+    dl_vector **values;       /* n_params: the bound values (one row each), NULL = unbound */
+    const dl_type **decimals; /* n_params: the type of a bound DECIMAL, in arena */
     dl_arena arena;
 };
 
@@ -74,8 +93,17 @@ void dl_api_ok(deltalite_db *db);
 deltalite_status dl_api_failf(deltalite_db *db, dl_status code, const char *fmt, ...)
     DL_PRINTF(3, 4);
 
-/* Wraps an engine result in a new public result (taking it over, also on failure). */
-DL_NODISCARD dl_status dl_api_result_new(deltalite_db *db, dl_sql_result *res,
+/* An engine failure while it ran the statement at piece of sql[0, len) (sql NULL: no text):
+ * the engine's INVALID_ARG becomes DATA (running SQL never misuses the API: the API checked
+ * its arguments before), and err->offset, with the message's "line L, column C", moves from
+ * counting in the statement to counting in sql (api_exec.c). */
+void dl_api_engine_error(const char *sql, size_t len, const dl_sql_piece *piece, dl_error *err);
+
+/* Wraps an engine result in a new public result (taking it over, also on failure), with a
+ * copy of the SQL text sql[0, len) it came from and the statement's place in it (sql NULL:
+ * none), for the caret of errors that come while its rows are read. */
+DL_NODISCARD dl_status dl_api_result_new(deltalite_db *db, dl_sql_result *res, const char *sql,
+                                         size_t len, const dl_sql_piece *piece,
                                          deltalite_result **out, dl_error *err);
 
 #endif /* DL_API_API_INT_H */

@@ -51,7 +51,8 @@ release(deltalite_result *r) {
 }
 
 dl_status
-dl_api_result_new(deltalite_db *db, dl_sql_result *res, deltalite_result **out, dl_error *err) {
+dl_api_result_new(deltalite_db *db, dl_sql_result *res, const char *sql, size_t len,
+                  const dl_sql_piece *piece, deltalite_result **out, dl_error *err) {
     deltalite_result *r = dl_mem_alloc_zero(db->alloc, sizeof(*r));
     if (r == NULL) {
         dl_sql_result_free(res);
@@ -89,6 +90,12 @@ dl_api_result_new(deltalite_db *db, dl_sql_result *res, deltalite_result **out, 
         }
     }
     dl_buf_destroy(&name);
+    if (st == DL_OK && sql != NULL) {
+        r->sql = dl_arena_strndup(&r->arena, sql, len);
+        r->sql_len = len;
+        r->piece = *piece;
+        st = r->sql ? DL_OK : DL_ERR_NOMEM;
+    }
     if (st != DL_OK) {
         if (r->cells == NULL) {
             r->n_cols = 0;
@@ -211,7 +218,8 @@ deltalite_result_next_row(deltalite_result *result, bool *out_has_row) {
             result->is_done = true;
             result->is_failed = true;
             result->batch = NULL;
-            return dl_api_fail(result->db, &err, NULL, 0);
+            dl_api_engine_error(result->sql, result->sql_len, &result->piece, &err);
+            return dl_api_fail(result->db, &err, result->sql, result->sql_len);
         }
         result->batch = batch;
         result->row = 0;

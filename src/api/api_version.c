@@ -7,6 +7,7 @@
 _Static_assert((int)DELTALITE_ERROR_LIMIT == (int)DL_ERR_LIMIT, "public codes mirror dl_status");
 _Static_assert((int)DELTALITE_ERROR_READONLY == (int)DL_ERR_READONLY,
                "public codes mirror dl_status");
+_Static_assert((int)DELTALITE_ERROR_DATA == (int)DL_ERR_DATA, "public codes mirror dl_status");
 _Static_assert((int)DELTALITE_ERROR_CONFLICT == (int)DL_ERR_CONFLICT,
                "public codes mirror dl_status");
 

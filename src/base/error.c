@@ -25,6 +25,7 @@ static const char *const status_names[DL_STATUS_COUNT] = {
     [DL_ERR_EXISTS] = "EXISTS",
     [DL_ERR_LIMIT] = "LIMIT",
     [DL_ERR_READONLY] = "READONLY",
+    [DL_ERR_DATA] = "DATA",
 };
 
 const char *

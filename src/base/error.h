@@ -37,9 +37,11 @@ typedef enum dl_status {
     DL_ERR_EXISTS = 14,      /* the object to create already exists (put-if-absent lost) */
     DL_ERR_LIMIT = 15,       /* input exceeds a configured size or depth limit */
     DL_ERR_READONLY = 16,    /* a write to a store opened read-only */
+    DL_ERR_DATA = 17,        /* a value is invalid for the operation: division by zero, a cast
+                                that fails, an overflow, a bad argument value at run time */
 } dl_status;
 
-#define DL_STATUS_COUNT 17
+#define DL_STATUS_COUNT 18
 
 #define DL_ERROR_MSG_CAP   1024
 #define DL_ERROR_HINT_CAP  256

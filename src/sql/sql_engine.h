@@ -47,6 +47,13 @@ typedef struct dl_sql_result dl_sql_result;
 DL_NODISCARD dl_status dl_sql_exec(dl_sql_session *session, const char *text, size_t len,
                                    dl_sql_result **out, dl_error *err);
 
+/* As dl_sql_exec, with values for the statement's parameter markers (NULL: none bound, and a
+ * marker fails to bind with UNBOUND_SQL_PARAMETER). The values are copied into the result;
+ * params need not outlive the call. */
+DL_NODISCARD dl_status dl_sql_exec_params(dl_sql_session *session, const char *text, size_t len,
+                                          const dl_sql_params *params, dl_sql_result **out,
+                                          dl_error *err);
+
 /* The result's columns: a STRUCT type with one field per column (Spark's column names). Valid
  * until dl_sql_result_free. Zero fields for statements that return nothing. */
 const dl_type *dl_sql_result_schema(const dl_sql_result *result);

@@ -270,9 +270,41 @@ exec_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error 
     }
 }
 
+/* Markers stand for values in queries and in the statements that change rows; a statement that
+ * stores SQL text (a view, a constraint, a default) or names objects with them is refused, as
+ * Spark's UNSUPPORTED_FEATURE.PARAMETER_MARKER_IN_UNEXPECTED_STATEMENT. */
+static dl_status
+check_markers(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    switch (stmt->kind) {
+    case DL_SQL_STMT_QUERY:
+    case DL_SQL_STMT_EXPLAIN:
+    case DL_SQL_STMT_INSERT:
+    case DL_SQL_STMT_UPDATE:
+    case DL_SQL_STMT_DELETE:
+    case DL_SQL_STMT_MERGE:
+        return DL_OK;
+    default:
+        break;
+    }
+    if (stmt->n_params == 0) {
+        return DL_OK;
+    }
+    DL_SQL_BIND_FAIL(b, stmt->params[0]->loc, DL_ERR_UNSUPPORTED, err,
+                     "[UNSUPPORTED_FEATURE.PARAMETER_MARKER_IN_UNEXPECTED_STATEMENT] parameter "
+                     "markers are not allowed in %s (only in queries, INSERT, UPDATE, DELETE "
+                     "and MERGE)",
+                     dl_sql_stmt_kind_name(stmt->kind));
+}
+
 dl_status
 dl_sql_exec(dl_sql_session *session, const char *text, size_t len, dl_sql_result **out,
             dl_error *err) {
+    return dl_sql_exec_params(session, text, len, NULL, out, err);
+}
+
+dl_status
+dl_sql_exec_params(dl_sql_session *session, const char *text, size_t len,
+                   const dl_sql_params *params, dl_sql_result **out, dl_error *err) {
     DL_CHECK(session != NULL && out != NULL && (text != NULL || len == 0), err, DL_ERR_INVALID_ARG,
              "dl_sql_exec: NULL argument");
     *out = NULL;
@@ -292,8 +324,12 @@ dl_sql_exec(dl_sql_session *session, const char *text, size_t len, dl_sql_result
                            .exec = &r->exec,
                            .text = text,
                            .text_len = len,
-                           .stmt = stmt};
-        s = exec_stmt(&b, r, stmt, err);
+                           .stmt = stmt,
+                           .params = params};
+        s = check_markers(&b, stmt, err);
+        if (s == DL_OK) {
+            s = exec_stmt(&b, r, stmt, err);
+        }
     }
     if (s == DL_OK && r->plan != NULL) {
         r->schema = r->plan->schema;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # `cmake --install` into a scratch prefix, then, as a user would: the files are where they
-# belong, the example program of docs/api.md compiles with pkg-config against the installed
+# belong, the example programs of docs/api.md compile with pkg-config against the installed
 # copy and prints what the doc says, and the man page names every option of --help and every
 # dot-command of .help (so it cannot drift from the program).
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR C_COMPILER [EXTRA_CFLAGS]
@@ -35,6 +35,16 @@ got=$(cd "$prefix" && LD_LIBRARY_PATH="$libdir" ./hello)
 [ "$got" = "hello 5" ] || fail "the example printed '$got', the doc says 'hello 5'"
 echo "ok   docs/api.md's example compiles with pkg-config and prints hello 5"
 
+# The prepared-statement example, the same way.
+awk '/<!-- example: prepare.c/ {found=1; next} found && /^```c/ {inside=1; next} inside && /^```/ {exit} inside {print}' \
+  "$src/docs/api.md" > "$prefix/prepare.c"
+[ -s "$prefix/prepare.c" ] || fail "no prepare.c example in docs/api.md"
+# shellcheck disable=SC2086
+"$cc" -std=c11 -Wall -Werror $extra "$prefix/prepare.c" $flags -o "$prefix/prepare" || fail "the prepare.c example does not compile with: $flags"
+got=$(cd "$prefix" && LD_LIBRARY_PATH="$libdir" ./prepare | tr '\n' ' ')
+[ "$got" = "2 bob 3 cy " ] || fail "the prepare.c example printed '$got', the doc says '2 bob' and '3 cy'"
+echo "ok   docs/api.md's prepared-statement example compiles and prints 2 bob, 3 cy"
+
 man_page="$src/docs/deltalite.1"
 for opt in $("$prefix/bin/deltalite" --help | grep -oE '^  -[a-z-]+|, -[a-z-]+|^  --[a-z-]+' | tr -d ', '); do
   escaped=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
@@ -45,4 +55,4 @@ for cmd in $(printf '.help\n' | "$prefix/bin/deltalite" "$prefix" | grep -oE '^\
   grep -q -- "\`$cmd" "$src/docs/shell.md" || fail "docs/shell.md does not mention $cmd"
 done
 echo "ok   the man page names every option and dot-command, docs/shell.md every dot-command"
-echo "3 passed, 0 failed"
+echo "4 passed, 0 failed"

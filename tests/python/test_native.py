@@ -64,6 +64,36 @@ def test_positional_and_named_parameters_become_literals(con):
     assert con.sql("SELECT :x + :y AS s, '?' AS q -- ?\n", params={"x": 1, "y": 2}).fetchall() == [(3, "?")]
 
 
+def test_one_statement_binds_typed_values_through_prepared_statements(con):
+    rel = con.sql("SELECT typeof(?), typeof(?), typeof(?), typeof(?), typeof(?), typeof(?), "
+                  "typeof(?), typeof(?), typeof(?)", params=[
+                      1, 2**40, 2**70, 1.5, decimal.Decimal("1.250"), b"x", dt.date(2024, 1, 2),
+                      dt.datetime(2024, 1, 2, 3, 4, 5), dt.datetime(2024, 1, 2, tzinfo=dt.timezone.utc)])
+    assert rel.fetchall() == [("int", "bigint", "decimal(22,0)", "double", "decimal(4,3)", "binary",
+                               "date", "timestamp_ntz", "timestamp")]
+    sneaky = "x' OR '1'='1"
+    assert con.sql("SELECT ? AS s", params=[sneaky]).fetchall() == [(sneaky,)]
+    rel = con.sql("SELECT :n * 2 AS d, :n AS n", params={"n": 21})
+    assert rel.fetchall() == [(42, 21)]
+    assert rel.arrow().to_pylist() == [{"d": 42, "n": 21}]  # run again with the same value
+    stamp = dt.datetime(1969, 12, 31, 23, 59, 59, 500000, tzinfo=dt.timezone.utc)
+    assert con.sql("SELECT ?", params=[stamp]).fetchall() == [(stamp,)]
+
+
+def test_runtime_failures_are_data_errors(con):
+    with pytest.raises(deltalite.DataError) as info:
+        con.sql("SELECT 1 / 0").fetchall()
+    assert info.value.status == "DATA" and "[DIVIDE_BY_ZERO]" in info.value.message
+    with pytest.raises(deltalite.DataError) as info:
+        con.sql("SELECT 1;\nSELECT 10 / ? AS x", params=[0]).fetchall()
+    assert info.value.line == 2 and info.value.caret.startswith("SELECT 10 / 0 AS x")
+    with pytest.raises(deltalite.DataError) as info:
+        con.sql("SELECT 10 / ? AS x", params=[0]).fetchall()
+    assert info.value.caret.startswith("SELECT 10 / ? AS x")
+    with pytest.raises(deltalite.SqlBindError, match="MIXED"):
+        con.sql("SELECT ?, :a", params=[1])
+
+
 def test_wrong_parameter_counts_are_refused_before_running(con):
     with pytest.raises(deltalite.InvalidArgumentError, match="more '\\?' markers"):
         con.sql("SELECT ?, ?", params=[1])

@@ -613,8 +613,7 @@ bind_kind(dl_sql_bctx *cx, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_error 
         DL_SQL_BIND_FAIL(cx->b, ast->loc, DL_ERR_SQL_BIND, err,
                          "'*' is only allowed in a SELECT list or in count(*)");
     case DL_SQL_EXPR_PARAM:
-        DL_SQL_BIND_FAIL(cx->b, ast->loc, DL_ERR_UNSUPPORTED, err,
-                         "parameter markers are not supported");
+        return dl_sql_binder_param(cx->b, ast, out, err);
     case DL_SQL_EXPR_LAMBDA:
         DL_SQL_BIND_FAIL(cx->b, ast->loc, DL_ERR_UNSUPPORTED, err,
                          "lambda functions are not supported yet");

@@ -89,6 +89,7 @@ struct dl_sql_binder {
     const dl_sql_view_frame *views;  /* views being expanded, innermost first */
     const char *view_schema;         /* unqualified names' schema inside a view (NULL: current) */
     dl_sql_temp_mode temp_mode;
+    const dl_sql_params *params; /* values of the statement's markers, or NULL (none bound) */
 };
 
 /* ---- errors --------------------------------------------------------------------------------- */
@@ -280,6 +281,11 @@ DL_NODISCARD dl_status dl_sql_binder_negative_literal(dl_sql_binder *b, const dl
 /* A literal or INTERVAL as a constant. */
 DL_NODISCARD dl_status dl_sql_binder_literal(dl_sql_binder *b, const dl_sql_expr *ast,
                                              dl_sql_bexpr **out, dl_error *err);
+
+/* A parameter marker (? or :name) as the constant bound to it: UNBOUND_SQL_PARAMETER
+ * (SQL_BIND) naming the marker when b->params has no value for it (sql_bind_lit.c). */
+DL_NODISCARD dl_status dl_sql_binder_param(dl_sql_binder *b, const dl_sql_expr *ast,
+                                           dl_sql_bexpr **out, dl_error *err);
 
 /* An INTERVAL literal as a constant (sql_bind_lit.c). */
 DL_NODISCARD dl_status dl_sql_binder_interval(dl_sql_binder *b, const dl_sql_expr *ast,

@@ -11,6 +11,7 @@
  * (microseconds); mixing the two families is refused, as Spark 3's ANSI intervals do.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,80 @@ time_literal(dl_sql_binder *b, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_er
         err->code = DL_ERR_SQL_BIND;
     }
     return DL_ERR_SQL_BIND;
+}
+
+/* ---- parameter markers --------------------------------------------------------------------- */
+
+static const dl_vector *
+param_value(const dl_sql_params *params, const dl_sql_expr *ast) {
+    if (params == NULL) {
+        return NULL;
+    }
+    bool is_named = ast->u.param.index == 0;
+    if ((params->names != NULL) != is_named) {
+        return NULL;
+    }
+    if (!is_named) {
+        uint32_t i = ast->u.param.index;
+        return i <= (uint32_t)params->n ? params->values[i - 1] : NULL;
+    }
+    for (int32_t i = 0; i < params->n; i++) {
+        if (dl_str_eq(params->names[i], ast->u.param.name)) {
+            return params->values[i];
+        }
+    }
+    return NULL;
+}
+
+/* A decimal value with its type made again in the statement's arena: the caller's type lives
+ * only as long as its bindings, and the statement's plan may outlive them. */
+static dl_status
+decimal_param(dl_sql_binder *b, const dl_vector *v, uint32_t loc, dl_sql_bexpr **out,
+              dl_error *err) {
+    const dl_type *type = NULL;
+    DL_TRY(dl_vec_type_decimal(b->arena, v->type->precision, v->type->scale, &type, err));
+    const dl_vector *flat = NULL;
+    int64_t row = dl_vec_resolve(v, 0, &flat);
+    dl_vector *vec = NULL;
+    DL_TRY(dl_vec_new(b->exec->alloc, type, 1, &vec, err));
+    dl_status s = dl_vec_is_null(flat, row)
+                      ? dl_vec_append_null(vec, err)
+                      : dl_vec_append_i128(vec, ((const dl_i128 *)flat->data)[row], err);
+    if (s != DL_OK) {
+        dl_vec_unref(vec);
+        return s;
+    }
+    return const_from(b, vec, loc, out, err);
+}
+
+dl_status
+dl_sql_binder_param(dl_sql_binder *b, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_error *err) {
+    const dl_vector *v = param_value(b->params, ast);
+    if (v == NULL) {
+        char name[80];
+        if (ast->u.param.index > 0) {
+            (void)snprintf(name, sizeof(name), "? (parameter %u)", (unsigned)ast->u.param.index);
+        } else {
+            (void)snprintf(name, sizeof(name), ":%.*s", (int)DL_MIN(ast->u.param.name.len, 64),
+                           ast->u.param.name.ptr);
+        }
+        dl_status s =
+            dl_sql_binder_fail(b, ast->loc, DL_ERR_SQL_BIND, err,
+                               "[UNBOUND_SQL_PARAMETER] Found the unbound parameter: %s", name);
+        dl_error_hint(err, b->params == NULL
+                               ? "run the statement with deltalite_prepare and bind a value to "
+                                 "each marker (deltalite_bind_*)"
+                               : "bind a value to the marker before executing the statement");
+        return s;
+    }
+    if (v->type->id == DL_VEC_TYPE_DECIMAL) {
+        return decimal_param(b, v, ast->loc, out, err);
+    }
+    dl_sql_bexpr *e = dl_sql_bexpr_const(b->arena, v, 0);
+    DL_CHECK(e != NULL, err, DL_ERR_NOMEM, "out of memory binding a parameter");
+    e->loc = ast->loc;
+    *out = e;
+    return DL_OK;
 }
 
 dl_status

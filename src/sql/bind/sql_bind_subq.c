@@ -36,7 +36,7 @@ dl_sql_run_scalar(dl_sql_binder *b, dl_sql_plan *plan, uint32_t loc, dl_sql_bexp
     scalar_sink sink = {0};
     dl_status s = dl_sql_plan_run(b->exec, plan, 2, scalar_take, &sink, err);
     if (s == DL_OK && sink.rows > 1) {
-        s = dl_sql_binder_fail(b, loc, DL_ERR_INVALID_ARG, err,
+        s = dl_sql_binder_fail(b, loc, DL_ERR_DATA, err,
                                "[SCALAR_SUBQUERY_TOO_MANY_ROWS] more than one row returned by a "
                                "subquery used as an expression");
     }

@@ -325,7 +325,7 @@ dl_sql_session_get_i64(const dl_sql_session *session, const char *key) {
 
 /* Spark's INVALID_CONF_VALUE.<sub>: "The value 'v' in the config "key" is invalid. why". */
 #define CONF_FAIL(err, sub, why, ...)                                                            \
-    DL_FAIL(err, DL_ERR_INVALID_ARG,                                                             \
+    DL_FAIL(err, DL_ERR_DATA,                                                                    \
             "[INVALID_CONF_VALUE." sub "] The value '%s' in the config \"%s\" is invalid. " why, \
             __VA_ARGS__)
 
@@ -426,7 +426,7 @@ check_value(const char *key, const char *value, char *norm, size_t cap, dl_error
         if (v.len > 0 && dl_sql_tz_get(norm, &tz, &tz_err) == DL_OK) {
             return DL_OK;
         }
-        dl_status s = dl_error_set(err, DL_ERR_INVALID_ARG,
+        dl_status s = dl_error_set(err, DL_ERR_DATA,
                                    "[INVALID_CONF_VALUE.TIME_ZONE] The value '%s' in the config "
                                    "\"%s\" is invalid. Cannot resolve the given timezone.",
                                    norm, key);

@@ -26,6 +26,21 @@
 #include "store/store.h"
 #include "vector/vector.h"
 
+/* ---- statement parameters ----------------------------------------------------------------- */
+
+/*
+ * Values for a statement's parameter markers (a prepared statement's bindings). values[i] is a
+ * one-row vector whose type becomes the marker's (as Spark's parameterized queries substitute a
+ * literal): for the ? marker i + 1 when names is NULL, else for the marker :names[i] (names
+ * match exactly). A NULL values[i] is unbound; a marker without a value fails to bind with
+ * UNBOUND_SQL_PARAMETER naming it.
+ */
+typedef struct dl_sql_params {
+    dl_vector *const *values;
+    const dl_str *names;
+    int32_t n;
+} dl_sql_params;
+
 /* ---- the catalog interface ---------------------------------------------------------------- */
 
 /*

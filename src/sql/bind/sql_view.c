@@ -358,6 +358,7 @@ bind_text(dl_sql_binder *b, const dl_sql_view *v, dl_sql_plan **out, dl_error *e
     b->text = v->text;
     b->text_len = strlen(v->text);
     b->ctes = NULL;
+    b->params = NULL; /* a view's text has no markers of the statement that reads it */
     b->views = &frame;
     b->view_schema = v->current_schema; /* captured at creation, temporary views too */
     if (!v->is_temp) {
@@ -367,6 +368,7 @@ bind_text(dl_sql_binder *b, const dl_sql_view *v, dl_sql_plan **out, dl_error *e
     b->text = saved.text;
     b->text_len = saved.text_len;
     b->ctes = saved.ctes;
+    b->params = saved.params;
     b->views = saved.views;
     b->view_schema = saved.view_schema;
     b->temp_mode = saved.temp_mode;

@@ -328,7 +328,7 @@ read_options(dl_sql_binder *b, const dl_sql_stmt *stmt, write_opts *out, dl_erro
                 ? dl_str_eq_nocase(v, DL_STR("static")) || dl_str_eq_nocase(v, DL_STR("dynamic"))
                 : dl_str_eq_nocase(v, DL_STR("true")) || dl_str_eq_nocase(v, DL_STR("false"));
         if (!is_valid) {
-            DL_SQL_BIND_FAIL(b, o->loc, DL_ERR_INVALID_ARG, err,
+            DL_SQL_BIND_FAIL(b, o->loc, DL_ERR_DATA, err,
                              "[DELTA_ILLEGAL_OPTION] Invalid value '%.*s' for option '%.*s', "
                              "must be %s",
                              DL_STR_FMT(o->value), DL_STR_FMT(o->key),

@@ -148,7 +148,7 @@ check_retention(dl_sql_binder *b, const dl_sql_stmt *stmt, vacuum *v, dl_error *
         return DL_OK;
     }
     DL_SQL_BIND_FAIL(
-        b, stmt->loc, DL_ERR_INVALID_ARG, err,
+        b, stmt->loc, DL_ERR_DATA, err,
         "[DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT] VACUUM %s: a retention period of %lld hours is below the table's "
         "retention of %lld hours, which could delete files that running writers "
         "and readers still need; set spark.databricks.delta.retentionDurationCheck"

@@ -39,7 +39,7 @@ marks_build(dl_sql_join_type t) {
 
 static dl_status
 single_error(dl_error *err) {
-    DL_FAIL(err, DL_ERR_INVALID_ARG,
+    DL_FAIL(err, DL_ERR_DATA,
             "[SCALAR_SUBQUERY_TOO_MANY_ROWS] more than one row returned by a subquery used as an "
             "expression");
 }

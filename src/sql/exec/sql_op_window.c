@@ -192,7 +192,7 @@ dl_sql_window_const_int(dl_sql_window_state *st, const dl_sql_bexpr *expr, const
     DL_TRY(dl_sql_eval_const(st->exec, expr, &v, err));
     dl_status s = DL_OK;
     if (dl_vec_is_null(v, 0)) {
-        s = dl_error_set(err, DL_ERR_INVALID_ARG, "%s must not be NULL", what);
+        s = dl_error_set(err, DL_ERR_DATA, "%s must not be NULL", what);
     } else {
         const dl_vector *flat;
         int64_t e = dl_vec_resolve(v, 0, &flat);
@@ -210,7 +210,7 @@ dl_sql_window_const_int(dl_sql_window_state *st, const dl_sql_bexpr *expr, const
             *out = ((const int64_t *)flat->data)[e];
             break;
         default:
-            s = dl_error_set(err, DL_ERR_INVALID_ARG, "%s must be an integer, not %s", what,
+            s = dl_error_set(err, DL_ERR_DATA, "%s must be an integer, not %s", what,
                              dl_vec_type_name(flat->type->id));
         }
     }
@@ -301,7 +301,7 @@ range_offset(const dl_sql_window_state *st, const dl_sql_bexpr *expr, const dl_t
     *out = is_null ? (num){0} : num_at(v, 0);
     dl_type_id id = v->type->id;
     dl_vec_unref(v);
-    DL_CHECK(!is_null, err, DL_ERR_INVALID_ARG, "a RANGE frame offset must not be NULL");
+    DL_CHECK(!is_null, err, DL_ERR_DATA, "a RANGE frame offset must not be NULL");
     DL_CHECK(id != DL_VEC_TYPE_INTERVAL_YM, err, DL_ERR_UNSUPPORTED,
              "RANGE frames with year-month interval offsets");
     if (id == DL_VEC_TYPE_INTERVAL_DT) {

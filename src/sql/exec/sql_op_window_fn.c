@@ -86,8 +86,8 @@ run_ntile(dl_sql_window_state *st, int32_t f, dl_error *err) {
     DL_CHECK(fn->agg.n_args == 1, err, DL_ERR_INTERNAL, "ntile takes one argument");
     int64_t k;
     DL_TRY(dl_sql_window_const_int(st, fn->agg.args[0], "ntile: the number of buckets", &k, err));
-    DL_CHECK(k > 0, err, DL_ERR_INVALID_ARG,
-             "ntile: buckets expression must be positive, but got: %lld", (long long)k);
+    DL_CHECK(k > 0, err, DL_ERR_DATA, "ntile: buckets expression must be positive, but got: %lld",
+             (long long)k);
     DL_TRY(check_int_result(res, "ntile", err));
     DL_TRY(reserve_result(res, st->n, err));
     for (int64_t p = 0; p < st->n_parts; p++) {
@@ -312,7 +312,7 @@ run_value(dl_sql_window_state *st, int32_t f, chooser *ch, uint32_t *nn, dl_erro
     if (fn->kind == DL_SQL_WFN_NTH_VALUE) {
         DL_CHECK(fn->agg.n_args >= 2, err, DL_ERR_INTERNAL, "nth_value takes two arguments");
         DL_TRY(dl_sql_window_const_int(st, fn->agg.args[1], "nth_value: n", &nth, err));
-        DL_CHECK(nth > 0, err, DL_ERR_INVALID_ARG,
+        DL_CHECK(nth > 0, err, DL_ERR_DATA,
                  "nth_value: the offset must be a positive integer, got %lld", (long long)nth);
     }
     for (int64_t p = 0; p < st->n_parts; p++) {

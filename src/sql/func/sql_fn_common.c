@@ -325,12 +325,12 @@ dl_status
 dl_sql_fail_run(dl_error *err, const char *hint, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    (void)dl_error_setv(err, DL_ERR_INVALID_ARG, fmt, ap);
+    (void)dl_error_setv(err, DL_ERR_DATA, fmt, ap);
     va_end(ap);
     if (hint != NULL) {
         dl_error_hint(err, "%s", hint);
     }
-    return DL_ERR_INVALID_ARG;
+    return DL_ERR_DATA;
 }
 
 dl_status

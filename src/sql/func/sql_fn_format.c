@@ -420,7 +420,7 @@ format_row(const fmt_row *r, dl_str f, dl_buf *out, dl_buf *body, dl_buf *tmp, d
             continue;
         }
         int k = index > 0 ? index : next++;
-        DL_CHECK(k < r->n_args, err, DL_ERR_INVALID_ARG,
+        DL_CHECK(k < r->n_args, err, DL_ERR_DATA,
                  "[FORMAT_STRING] format '%.*s' needs argument %d, but %d were given",
                  DL_STR_FMT(f), k, (int)r->n_args - 1);
         const dl_vec_unified *u = &r->u[k];

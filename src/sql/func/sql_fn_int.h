@@ -14,7 +14,7 @@
  *   - Shared value code: decimals in 128 bits (and products in 256), Java's text forms of
  *     doubles, time zones, hashes, generic comparison of values of any type.
  *
- * Runtime errors (overflow in ANSI mode, a bad cast, raise_error) are DL_ERR_INVALID_ARG with
+ * Runtime errors (overflow in ANSI mode, a bad cast, raise_error) are DL_ERR_DATA with
  * Spark's error class in brackets at the start of the message ("[CAST_INVALID_INPUT] ...") and
  * Spark's advice in the hint. Bind errors are DL_ERR_SQL_BIND and name the function.
  */
@@ -272,7 +272,7 @@ DL_NODISCARD dl_status dl_sql_bind_concat_arrays(dl_sql_fn_bind *b, dl_error *er
 
 /* ---- runtime errors ------------------------------------------------------------------------- */
 
-/* DL_ERR_INVALID_ARG with message and hint. */
+/* DL_ERR_DATA (a value is invalid for the operation) with message and hint. */
 dl_status dl_sql_fail_run(dl_error *err, const char *hint, const char *fmt, ...) DL_PRINTF(3, 4);
 
 /* "[ARITHMETIC_OVERFLOW] <what> overflow." with Spark's try_<op> hint. */
@@ -360,7 +360,7 @@ typedef struct dl_sql_tz dl_sql_tz;
 
 /* The zone named name: "UTC", "Z", "+08:00", "GMT-5", "America/New_York" (from the system's
  * zoneinfo), Java's short ids ("PST"). Zones are loaded once per process and never freed; the
- * pointer stays valid for the process. NULL or empty name is UTC. DL_ERR_INVALID_ARG for an
+ * pointer stays valid for the process. NULL or empty name is UTC. DL_ERR_DATA for an
  * unknown zone. */
 DL_NODISCARD dl_status dl_sql_tz_get(const char *name, const dl_sql_tz **out, dl_error *err);
 

@@ -384,7 +384,7 @@ static dl_status
 map_put(const dl_type *kt, dl_vector *entries, dl_vector *const *args, int32_t k, int64_t i,
         int64_t first, dl_error *err) {
     uint32_t row = (uint32_t)i;
-    DL_CHECK(!dl_vec_is_null(args[k], i), err, DL_ERR_INVALID_ARG,
+    DL_CHECK(!dl_vec_is_null(args[k], i), err, DL_ERR_DATA,
              "[NULL_MAP_KEY] map: a map key cannot be NULL");
     DL_TRY(dl_vec_copy_sel(entries->children[0], args[k], &row, 1, err));
     DL_TRY(dl_vec_copy_sel(entries->children[1], args[k + 1], &row, 1, err));
@@ -392,7 +392,7 @@ map_put(const dl_type *kt, dl_vector *entries, dl_vector *const *args, int32_t k
     const dl_vector *keys = entries->children[0];
     int64_t last = entries->length - 1;
     for (int64_t j = first; j < last; j++) {
-        DL_CHECK(dl_sql_value_cmp(kt, keys, j, keys, last) != 0, err, DL_ERR_INVALID_ARG,
+        DL_CHECK(dl_sql_value_cmp(kt, keys, j, keys, last) != 0, err, DL_ERR_DATA,
                  "[DUPLICATED_MAP_KEY] map: the key at argument %d repeats an earlier key",
                  (int)k + 1);
     }

@@ -331,7 +331,7 @@ append_replacement(const rx_row *r, dl_str rep, const regmatch_t *m, dl_buf *out
             continue;
         }
         int g = rep.ptr[++k] - '0';
-        DL_CHECK(g <= r->jr->n_groups, err, DL_ERR_INVALID_ARG,
+        DL_CHECK(g <= r->jr->n_groups, err, DL_ERR_DATA,
                  "[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] regexp_replace: the replacement "
                  "refers to group %d, but the pattern has %d groups",
                  g, r->jr->n_groups);
@@ -347,7 +347,7 @@ static dl_status
 row_replace(const rx_row *r, dl_buf *out, dl_error *err) {
     dl_str rep = dl_sql_u_str(&r->u[2], r->i);
     int64_t pos = r->n_args > 3 ? DL_SQL_U(&r->u[3], int32_t, r->i) : 1;
-    DL_CHECK(pos >= 1, err, DL_ERR_INVALID_ARG,
+    DL_CHECK(pos >= 1, err, DL_ERR_DATA,
              "[INVALID_PARAMETER_VALUE.POSITION] regexp_replace: the position must be >= 1, "
              "got %lld",
              (long long)pos);
@@ -374,7 +374,7 @@ row_replace(const rx_row *r, dl_buf *out, dl_error *err) {
 static dl_status
 group_index(const rx_row *r, int default_idx, int *out, dl_error *err) {
     int idx = r->n_args > 2 ? DL_SQL_U(&r->u[2], int32_t, r->i) : default_idx;
-    DL_CHECK(idx >= 0 && idx <= r->jr->n_groups, err, DL_ERR_INVALID_ARG,
+    DL_CHECK(idx >= 0 && idx <= r->jr->n_groups, err, DL_ERR_DATA,
              "[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] the pattern has %d groups, so the "
              "group index must be between 0 and %d, got %d",
              r->jr->n_groups, r->jr->n_groups, idx);

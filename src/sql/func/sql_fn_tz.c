@@ -512,18 +512,18 @@ load_region(const char *name, dl_sql_tz *tz, dl_error *err) {
     int path_len = snprintf(path, sizeof(path), "%s/%s",
                             dir != NULL && dir[0] != '\0' ? dir : "/usr/share/zoneinfo", name);
     if (path_len < 0 || (size_t)path_len >= sizeof(path)) {
-        return dl_error_set(err, DL_ERR_INVALID_ARG, "unknown time zone '%.64s...'", name);
+        return dl_error_set(err, DL_ERR_DATA, "unknown time zone '%.64s...'", name);
     }
     uint8_t *data = NULL;
     size_t n = 0;
     dl_status s = read_file(path, &data, &n, err);
     if (s != DL_OK) {
-        return dl_error_set(err, DL_ERR_INVALID_ARG, "unknown time zone '%s'", name);
+        return dl_error_set(err, DL_ERR_DATA, "unknown time zone '%s'", name);
     }
     bool ok = parse_tzif(tz, data, n);
     dl_mem_free(NULL, data, n);
     if (!ok) {
-        DL_FAIL(err, DL_ERR_INVALID_ARG, "time zone '%s': %s is not a valid TZif file", name, path);
+        DL_FAIL(err, DL_ERR_CORRUPT, "time zone '%s': %s is not a valid TZif file", name, path);
     }
     return DL_OK;
 }
@@ -584,7 +584,7 @@ load_zone(const char *name, dl_sql_tz **out, dl_error *err) {
     }
     dl_status s = is_region_name(target)
                       ? load_region(target, tz, err)
-                      : dl_error_set(err, DL_ERR_INVALID_ARG, "unknown time zone '%s'", name);
+                      : dl_error_set(err, DL_ERR_DATA, "unknown time zone '%s'", name);
     if (s != DL_OK) {
         free_zone(tz);
         dl_error_hint(err, "use a region id such as 'America/New_York', or an offset such as "
@@ -600,7 +600,7 @@ dl_sql_tz_get(const char *name, const dl_sql_tz **out, dl_error *err) {
     if (name == NULL || name[0] == '\0') {
         name = "UTC";
     }
-    DL_CHECK(strlen(name) < 64, err, DL_ERR_INVALID_ARG, "unknown time zone '%.64s...'", name);
+    DL_CHECK(strlen(name) < 64, err, DL_ERR_DATA, "unknown time zone '%.64s...'", name);
     (void)pthread_mutex_lock(&zones_lock);
     for (int i = 0; i < n_zones; i++) {
         if (strcmp(zones[i]->id, name) == 0) {

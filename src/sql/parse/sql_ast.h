@@ -837,6 +837,10 @@ struct dl_sql_stmt {
     dl_sql_stmt_kind kind;
     uint32_t loc; /* offset of the statement's first token */
     uint32_t end; /* offset just past its last token */
+    /* The parameter markers (? and :name, DL_SQL_EXPR_PARAM) in the order of the text; a ?'s
+     * u.param.index is its 1-based place among the ? markers. */
+    const dl_sql_expr *const *params;
+    uint32_t n_params;
 
     union {
         dl_sql_query *query;

@@ -966,6 +966,8 @@ dl_sql_parse_statement(dl_sql_parser *p, dl_sql_stmt **out) {
     DL_TRY(fn(p, s));
     const dl_sql_token *last = &p->toks[p->pos > 0 ? p->pos - 1 : 0];
     s->end = last->off + last->len;
+    s->params = (const dl_sql_expr *const *)p->params.data;
+    s->n_params = p->params.n;
     *out = s;
     return DL_OK;
 }

@@ -296,6 +296,9 @@ static dl_status
 parse_param(dl_sql_parser *p, dl_sql_expr **out) {
     const dl_sql_token *t = dl_sql_tok(p);
     DL_TRY(dl_sql_new_expr(p, DL_SQL_EXPR_PARAM, t->off, out));
+    dl_sql_expr **slot;
+    DL_SQL_PUSH_PTR(p, p->params, slot);
+    *slot = *out;
     if (t->kind == DL_SQL_TOK_QUESTION) {
         (*out)->u.param.index = ++p->n_params;
         dl_sql_advance(p);

@@ -28,6 +28,13 @@
 #include "sql/parse/sql_lex.h"
 #include "sql/parse/sql_parse.h"
 
+/* A growable array in the parser's arena (a list under construction). */
+typedef struct dl_sql_vec {
+    void *data;
+    uint32_t n;
+    uint32_t cap;
+} dl_sql_vec;
+
 typedef struct dl_sql_parser {
     const char *text;
     uint32_t text_len;
@@ -38,15 +45,9 @@ typedef struct dl_sql_parser {
     uint32_t depth;      /* nesting, see dl_sql_enter */
     uint32_t type_depth; /* nesting of types */
     uint32_t n_params;   /* ? markers seen */
+    dl_sql_vec params;   /* every marker seen (dl_sql_expr *), for dl_sql_stmt.params */
     dl_error *err;
 } dl_sql_parser;
-
-/* A growable array in the parser's arena (a list under construction). */
-typedef struct dl_sql_vec {
-    void *data;
-    uint32_t n;
-    uint32_t cap;
-} dl_sql_vec;
 
 /* ---- tokens (sql_parse.c) ----------------------------------------------------------------- */
 

@@ -198,7 +198,7 @@ TEST(test_scalar_and_exists_subqueries) {
     CHECK(et_check(session, "SELECT EXISTS (SELECT 1 FROM range(0)), EXISTS (SELECT 1)",
                    "false\ttrue\n"));
     CHECK(et_check(session, "SELECT (SELECT id FROM range(0))", "NULL\n"));
-    CHECK(et_check_error(session, "SELECT (SELECT id FROM range(3))", DL_ERR_INVALID_ARG,
+    CHECK(et_check_error(session, "SELECT (SELECT id FROM range(3))", DL_ERR_DATA,
                          "more than one row"));
 }
 
@@ -212,14 +212,14 @@ TEST(test_settings_set_and_reset) {
     CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_STRICT);
     CHECK(et_check(session, "SET spark.sql.storeAssignmentPolicy",
                    "spark.sql.storeAssignmentPolicy\tSTRICT\n"));
-    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose", DL_ERR_INVALID_ARG,
+    CHECK(et_check_error(session, "SET spark.sql.storeAssignmentPolicy = loose", DL_ERR_DATA,
                          "It should be one of 'ANSI, LEGACY, STRICT'"));
     CHECK(et_check(session, "RESET spark.sql.storeAssignmentPolicy", ""));
     CHECK(dl_sql_session_store_policy(session) == DL_SQL_STORE_ANSI);
     CHECK(et_check(session, "SET my.own.key = hello", ""));
     CHECK(et_check(session, "SET my.own.key", "my.own.key\thello\n"));
     CHECK(et_check(session, "SET unknown.key", "unknown.key\t<undefined>\n"));
-    CHECK(et_check_error(session, "SET spark.sql.ansi.enabled = maybe", DL_ERR_INVALID_ARG,
+    CHECK(et_check_error(session, "SET spark.sql.ansi.enabled = maybe", DL_ERR_DATA,
                          "It should be a/an 'boolean' value"));
 }
 

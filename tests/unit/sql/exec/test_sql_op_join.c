@@ -279,7 +279,7 @@ TEST(test_single_join_with_two_matches_is_an_error) {
     two_tables(&t, &js);
     dl_buf out;
     dl_buf_init(&out, NULL);
-    CHECK_STATUS(run_join(&t, &js, &out), DL_ERR_INVALID_ARG, &t.err);
+    CHECK_STATUS(run_join(&t, &js, &out), DL_ERR_DATA, &t.err);
     CHECK_ERR_CONTAINS(&t.err, "more than one row returned by a subquery used as an expression");
     dl_buf_destroy(&out);
     tx_destroy(&t);

@@ -351,8 +351,8 @@ TEST(test_ntile_with_zero_buckets_is_an_error) {
     int32_t order[] = {0};
     dl_buf out;
     dl_buf_init(&out, NULL);
-    CHECK_STATUS(run_window(&t, schema, "1\n2\n", -1, order, 1, fns, 1, false, &out),
-                 DL_ERR_INVALID_ARG, &t.err);
+    CHECK_STATUS(run_window(&t, schema, "1\n2\n", -1, order, 1, fns, 1, false, &out), DL_ERR_DATA,
+                 &t.err);
     CHECK_ERR_CONTAINS(&t.err, "buckets expression must be positive, but got: 0");
     dl_buf_destroy(&out);
     tx_destroy(&t);

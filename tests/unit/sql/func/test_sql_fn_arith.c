@@ -86,7 +86,7 @@ TEST(test_division_by_zero_is_null_in_legacy_and_an_error_in_ansi) {
     tf_destroy(&t);
     tf_init(&t, true, "UTC");
     CHECK_STR_EQ(op2(&t, "/", "int", "1", "int", "0"), "ERROR: [DIVIDE_BY_ZERO] Division by zero");
-    CHECK_INT_EQ(t.err.code, DL_ERR_INVALID_ARG);
+    CHECK_INT_EQ(t.err.code, DL_ERR_DATA);
     CHECK_STR_EQ(op2(&t, "try_divide", "int", "1", "int", "0"), "NULL");
     CHECK_STR_EQ(op2(&t, "/", "decimal(10,2)", "1", "decimal(10,2)", "0"),
                  "ERROR: [DIVIDE_BY_ZERO] Division by zero");

@@ -122,7 +122,7 @@ TEST(test_narrowing_integers_wraps_in_legacy_fails_in_ansi_and_nulls_in_try) {
     CHECK(strstr(res, "[CAST_OVERFLOW] The value 300 of the type \"INT\" cannot be cast to "
                       "\"TINYINT\" due to an overflow") != NULL);
     CHECK(strstr(t.err.hint, "try_cast") != NULL);
-    CHECK_INT_EQ(t.err.code, DL_ERR_INVALID_ARG);
+    CHECK_INT_EQ(t.err.code, DL_ERR_DATA);
     tf_destroy(&t);
 }
 

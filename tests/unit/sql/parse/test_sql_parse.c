@@ -472,6 +472,23 @@ TEST(test_merge_clauses_keep_their_order_and_kinds) {
     dl_arena_destroy(&arena);
 }
 
+TEST(test_statement_lists_its_markers_in_text_order) {
+    dl_arena arena;
+    dl_error err;
+    dl_sql_stmt *s;
+    const char *sql = "UPDATE t SET a = ? WHERE b = :x AND c IN (SELECT ? FROM u) -- ?\n";
+    dl_arena_init(&arena, NULL, 0);
+    CHECK_OK(dl_sql_parse_stmt(&arena, sql, strlen(sql), &s, &err), &err);
+    CHECK_INT_EQ(s->n_params, 3);
+    CHECK_INT_EQ(s->params[0]->u.param.index, 1);
+    CHECK_INT_EQ(s->params[0]->loc, 17);
+    CHECK_STR_EQ(s->params[1]->u.param.name.ptr, "x");
+    CHECK_INT_EQ(s->params[2]->u.param.index, 2);
+    CHECK_OK(dl_sql_parse_stmt(&arena, "SELECT '?', `?`", 15, &s, &err), &err);
+    CHECK_INT_EQ(s->n_params, 0);
+    dl_arena_destroy(&arena);
+}
+
 int
 main(void) {
     RUN(test_select_clauses_print_canonically);
@@ -487,5 +504,6 @@ main(void) {
     RUN(test_tree_does_not_point_into_the_text);
     RUN(test_time_travel_tree_carries_kind_and_expression);
     RUN(test_merge_clauses_keep_their_order_and_kinds);
+    RUN(test_statement_lists_its_markers_in_text_order);
     return harness_finish();
 }
