@@ -3,6 +3,9 @@
  * The optimizer (sql_bind_int.h): rewrites a bound plan in place before execution.
  *
  *   0. Filters move down through projections and into join inputs (sql_optimize_push.c).
+ *      Then, when the plan has a join, every node gets a cardinality estimate from the Delta
+ *      log's stats (sql_optimize_card.c) and each tree of three or more inner and cross
+ *      joins is reordered by cost (sql_optimize_order.c).
  *   1. Filters over scans become the scan's filters: conjuncts that only read the scan's
  *      columns move into the scan, which applies them exactly and also uses them to skip
  *      files (partition values, Delta statistics) and row groups (Parquet statistics).
@@ -199,7 +202,7 @@ push_filter(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     }
     s->filters = all;
     s->n_filters += n;
-    scan->est_rows = scan->est_rows < 0 ? -1.0 : scan->est_rows * 0.5;
+    scan->est_rows = f->est_rows;
     *node = scan;
     return DL_OK;
 }
@@ -332,9 +335,18 @@ optimize_node(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     }
 }
 
+static bool
+has_join(const dl_sql_plan *p) {
+    return p != NULL && (p->kind == DL_SQL_PLAN_JOIN || has_join(p->left) || has_join(p->right));
+}
+
 dl_status
 dl_sql_optimize(dl_arena *arena, dl_sql_plan **plan, dl_error *err) {
     DL_TRY(dl_sql_push_filters(arena, plan, err));
+    if (has_join(*plan)) {
+        dl_sql_estimate(arena, *plan);
+        DL_TRY(dl_sql_order_joins(arena, plan, err));
+    }
     DL_TRY(optimize_node(arena, plan, err));
     DL_TRY(dl_sql_reduce_aggregates(arena, *plan, err));
     return dl_sql_prune_columns(arena, *plan, err);

@@ -79,9 +79,9 @@ column_range(const dl_sql_bexpr *e, int32_t *lo, int32_t *hi) {
     }
 }
 
-/* cond AND (the conjuncts of) more, as one expression. */
-static dl_status
-and_of(dl_arena *arena, dl_sql_bexpr **conj, int32_t n, dl_sql_bexpr **out, dl_error *err) {
+dl_status
+dl_sql_bexpr_and(dl_arena *arena, dl_sql_bexpr **conj, int32_t n, dl_sql_bexpr **out,
+                 dl_error *err) {
     if (n == 1) {
         *out = conj[0];
         return DL_OK;
@@ -99,10 +99,9 @@ and_of(dl_arena *arena, dl_sql_bexpr **conj, int32_t n, dl_sql_bexpr **out, dl_e
     return DL_OK;
 }
 
-/* A FILTER of conj[0..n) over child. */
-static dl_status
-filter_over(dl_arena *arena, dl_sql_plan *child, dl_sql_bexpr **conj, int32_t n, dl_sql_plan **out,
-            dl_error *err) {
+dl_status
+dl_sql_filter_over(dl_arena *arena, dl_sql_plan *child, dl_sql_bexpr **conj, int32_t n,
+                   dl_sql_plan **out, dl_error *err) {
     if (n == 0) {
         *out = child;
         return DL_OK;
@@ -115,7 +114,7 @@ filter_over(dl_arena *arena, dl_sql_plan *child, dl_sql_bexpr **conj, int32_t n,
     f->left = child;
     f->loc = child->loc;
     f->est_rows = child->est_rows < 0 ? -1.0 : child->est_rows * 0.5;
-    DL_TRY(and_of(arena, conj, n, &f->u.cond, err));
+    DL_TRY(dl_sql_bexpr_and(arena, conj, n, &f->u.cond, err));
     *out = f;
     return DL_OK;
 }
@@ -132,7 +131,7 @@ through_project(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     }
     dl_sql_bexpr *cond = rewrite(arena, f->u.cond, p->u.project.exprs, 0);
     DL_CHECK(cond != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
-    DL_TRY(filter_over(arena, p->left, &cond, 1, &p->left, err));
+    DL_TRY(dl_sql_filter_over(arena, p->left, &cond, 1, &p->left, err));
     *node = p;
     return DL_OK;
 }
@@ -326,7 +325,7 @@ branch_on(dl_arena *arena, const dl_sql_bexpr *br, int32_t lo, int32_t hi, dl_sq
         DL_CHECK(parts[k] != NULL, err, DL_ERR_NOMEM, "out of memory optimizing");
         k++;
     }
-    return k > 0 ? and_of(arena, parts, k, out, err) : DL_OK;
+    return k > 0 ? dl_sql_bexpr_and(arena, parts, k, out, err) : DL_OK;
 }
 
 static dl_status
@@ -393,21 +392,13 @@ into_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
     join_split sp;
     DL_TRY(split_for_join(arena, j, conj, n, &sp, err));
     DL_TRY(rest_into_keys(arena, j, &sp, err));
-    DL_TRY(filter_over(arena, j->left, sp.left, sp.nl, &j->left, err));
-    DL_TRY(filter_over(arena, j->right, sp.right, sp.nr, &j->right, err));
+    DL_TRY(dl_sql_filter_over(arena, j->left, sp.left, sp.nl, &j->left, err));
+    DL_TRY(dl_sql_filter_over(arena, j->right, sp.right, sp.nr, &j->right, err));
     if (sp.nk == 0) {
         *node = j;
         return DL_OK;
     }
-    return and_of(arena, sp.rest, sp.nk, &f->u.cond, err);
-}
-
-/* FILTER over JOIN: a comma join rotated when it would build a cross product, else into_join. */
-static dl_status
-over_join(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
-    bool is_rotated = false;
-    DL_TRY(dl_sql_rotate_cross(arena, node, &is_rotated, err));
-    return is_rotated ? DL_OK : into_join(arena, node, err);
+    return dl_sql_bexpr_and(arena, sp.rest, sp.nk, &f->u.cond, err);
 }
 
 dl_status
@@ -420,12 +411,12 @@ dl_sql_push_filters(dl_arena *arena, dl_sql_plan **node, dl_error *err) {
         dl_sql_plan *child = p->left;
         if (child->kind == DL_SQL_PLAN_FILTER) {
             dl_sql_bexpr *both[2] = {child->u.cond, p->u.cond};
-            DL_TRY(and_of(arena, both, 2, &child->u.cond, err));
+            DL_TRY(dl_sql_bexpr_and(arena, both, 2, &child->u.cond, err));
             *node = child;
         } else if (child->kind == DL_SQL_PLAN_PROJECT) {
             DL_TRY(through_project(arena, node, err));
         } else if (child->kind == DL_SQL_PLAN_JOIN) {
-            DL_TRY(over_join(arena, node, err));
+            DL_TRY(into_join(arena, node, err));
         }
         if (*node == p) {
             break; /* nothing moved */

@@ -269,7 +269,11 @@ explain_node(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
     case DL_SQL_PLAN_JOIN:
         DL_TRY(dl_buf_appendf(out, err, " type=%d", (int)p->u.join.type));
         DL_TRY(explain_exprs("left_keys", p->u.join.left_keys, p->u.join.n_keys, out, err));
-        return explain_exprs("right_keys", p->u.join.right_keys, p->u.join.n_keys, out, err);
+        DL_TRY(explain_exprs("right_keys", p->u.join.right_keys, p->u.join.n_keys, out, err));
+        if (p->u.join.residual != NULL) {
+            DL_TRY(explain_exprs("residual", &p->u.join.residual, 1, out, err));
+        }
+        return DL_OK;
     default:
         return DL_OK;
     }
@@ -313,9 +317,8 @@ refs_within(const dl_sql_bexpr *e, int32_t lo, int32_t hi) {
     return true;
 }
 
-/* A copy of e with every column index shifted by delta. */
-static dl_sql_bexpr *
-shift_refs(dl_arena *arena, const dl_sql_bexpr *e, int32_t delta) {
+dl_sql_bexpr *
+dl_sql_bexpr_shift(dl_arena *arena, const dl_sql_bexpr *e, int32_t delta) {
     dl_sql_bexpr *c = dl_arena_memdup(arena, e, sizeof(*e));
     if (c == NULL) {
         return NULL;
@@ -327,7 +330,7 @@ shift_refs(dl_arena *arena, const dl_sql_bexpr *e, int32_t delta) {
         }
     }
     for (int32_t i = 0; i < e->n_args; i++) {
-        c->args[i] = shift_refs(arena, e->args[i], delta);
+        c->args[i] = dl_sql_bexpr_shift(arena, e->args[i], delta);
         if (c->args[i] == NULL) {
             return NULL;
         }
@@ -360,7 +363,7 @@ dl_sql_join_try_key(dl_arena *arena, dl_sql_join *jn, dl_sql_bexpr *c, int32_t n
         return DL_OK;
     }
     jn->left_keys[jn->n_keys] = a;
-    jn->right_keys[jn->n_keys] = shift_refs(arena, d, -nl);
+    jn->right_keys[jn->n_keys] = dl_sql_bexpr_shift(arena, d, -nl);
     DL_CHECK(jn->right_keys[jn->n_keys] != NULL, err, DL_ERR_NOMEM,
              "out of memory planning a join");
     jn->is_null_equal[jn->n_keys] = strcmp(c->fn->name, "<=>") == 0;

@@ -192,6 +192,10 @@ typedef enum dl_sql_scan_source {
 /* Whether scan column c is one of the hidden DML columns above (not a table column). */
 #define DL_SQL_SCAN_IS_HIDDEN(c) ((c) == DL_SQL_SCAN_FILE_INDEX || (c) == DL_SQL_SCAN_ROW_INDEX)
 
+/* What the optimizer read of a scan's table (rows, per column min/max/null counts from the
+ * log's stats: sql_optimize_card.c). */
+struct dl_sql_table_stats;
+
 typedef struct dl_sql_scan {
     dl_sql_scan_source source;
     const char *table_name;      /* for messages: "orders", "delta.`/p`", "read_parquet" */
@@ -204,8 +208,9 @@ typedef struct dl_sql_scan {
     int32_t n_columns;           /* may be 0: batches then carry only a row count */
     dl_sql_bexpr **filters;      /* conjuncts over the output columns, applied exactly */
     int32_t n_filters;
-    int64_t limit;           /* rows the consumer needs at most, or -1 */
-    const uint8_t *file_set; /* DELTA: NULL, or a byte per live file (0: not read) */
+    int64_t limit;                    /* rows the consumer needs at most, or -1 */
+    const uint8_t *file_set;          /* DELTA: NULL, or a byte per live file (0: not read) */
+    struct dl_sql_table_stats *stats; /* the optimizer's, read on first use; NULL before */
 } dl_sql_scan;
 
 /* ---- constant rows ---- */
@@ -449,6 +454,18 @@ dl_sql_bexpr *dl_sql_bexpr_const(dl_arena *arena, const dl_vector *vec, int64_t 
 dl_sql_bexpr *dl_sql_bexpr_remap(dl_arena *arena, const dl_sql_bexpr *e, const int32_t *map,
                                  int32_t n);
 
+/* A copy of e (every node, in arena) with every COLUMN index shifted by delta. NULL when out of
+ * memory. */
+dl_sql_bexpr *dl_sql_bexpr_shift(dl_arena *arena, const dl_sql_bexpr *e, int32_t delta);
+
+/* The AND of conj[0..n) (n >= 1; conj[0] itself when n is 1) into *out. */
+DL_NODISCARD dl_status dl_sql_bexpr_and(dl_arena *arena, dl_sql_bexpr **conj, int32_t n,
+                                        dl_sql_bexpr **out, dl_error *err);
+
+/* A FILTER of the AND of conj[0..n) over child into *out (child itself when n is 0). */
+DL_NODISCARD dl_status dl_sql_filter_over(dl_arena *arena, dl_sql_plan *child, dl_sql_bexpr **conj,
+                                          int32_t n, dl_sql_plan **out, dl_error *err);
+
 /* True when expr is a CONST whose value is NULL. */
 bool dl_sql_bexpr_is_null_const(const dl_sql_bexpr *expr);
 
@@ -478,15 +495,32 @@ DL_NODISCARD dl_status dl_sql_prune_columns(dl_arena *arena, dl_sql_plan *root, 
  * (sql_optimize_push.c). */
 DL_NODISCARD dl_status dl_sql_push_filters(dl_arena *arena, dl_sql_plan **node, dl_error *err);
 
-/* A FILTER (*node) over a comma join whose inner CROSS would build a cross product that an
- * equality with the next table avoids, rotated (sql_optimize_rotate.c); *out_rotated says
- * whether *node changed (it is then a PROJECT over the FILTER). */
-DL_NODISCARD dl_status dl_sql_rotate_cross(dl_arena *arena, dl_sql_plan **node, bool *out_rotated,
-                                           dl_error *err);
-
 /* Grouped aggregates joined on their keys get a SEMI join with a copy of the other side's
  * selective key source under them (sql_optimize_reduce.c). */
 DL_NODISCARD dl_status dl_sql_reduce_aggregates(dl_arena *arena, dl_sql_plan *root, dl_error *err);
+
+/* Cardinality estimates (sql_optimize_card.c): sets est_rows of every node below root from
+ * the Delta log's stats (rows, min/max, null counts, read once per scan) and the selectivity
+ * of filters and join keys. Never fails: what cannot be read is estimated by defaults. */
+void dl_sql_estimate(dl_arena *arena, dl_sql_plan *root);
+
+/* The fraction of input's rows that cond (over input's columns) keeps, in [0, 1]. */
+double dl_sql_selectivity(dl_arena *arena, dl_sql_plan *input, const dl_sql_bexpr *cond);
+
+/* The distinct values of column col of p's output as its base table has them, or < 0 when
+ * unknown. */
+double dl_sql_column_ndv(dl_arena *arena, dl_sql_plan *p, int32_t col);
+
+/* Rows of an inner join of l and r rows on n_keys equalities whose sides have ndv_l[k] and
+ * ndv_r[k] distinct values (< 0 unknown: as many as rows). */
+double dl_sql_join_card(double l, double r, const double *ndv_l, const double *ndv_r,
+                        int32_t n_keys);
+
+/* Join ordering by cost (sql_optimize_order.c): each tree of inner and cross joins with three
+ * or more inputs is rebuilt in the order of the least estimated intermediate rows, without a
+ * cross product unless its join graph is disconnected. Assumes: filters pushed and estimates
+ * set (dl_sql_estimate). */
+DL_NODISCARD dl_status dl_sql_order_joins(dl_arena *arena, dl_sql_plan **node, dl_error *err);
 
 /* True when expr references no column (of this query or an outer one) and no subquery. */
 bool dl_sql_bexpr_is_constant(const dl_sql_bexpr *expr);

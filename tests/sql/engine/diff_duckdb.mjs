@@ -251,7 +251,7 @@ function cteTwice() {
 // neighbours share none still build cross products (no cost-based join order yet, issue 20),
 // which takes minutes for 6 tables.
 function commaJoins() {
-  const n = 3 + Math.floor(rnd() * 4);
+  const n = 3 + Math.floor(rnd() * 6);
   const names = Array.from({ length: n }, (_, i) => `t${i + 1}`);
   const conds = [];
   const parent = [-1];
@@ -266,15 +266,18 @@ function commaJoins() {
   for (let j = 1; j < n; j++) if (rnd() < 0.4) conds.push(t2Cond(names[j]));
   if (rnd() < 0.3) conds.push(boolE(0, 't1').replace(/\b(a|k|b|s|c|d)\b/g, 't1.$1'));
   for (let i = conds.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [conds[i], conds[j]] = [conds[j], conds[i]]; }
-  const order = [Math.floor(rnd() * n)];
-  while (order.length < n) { // a random table next to the ones placed (a tree edge)
-    const next = names.map((_, j) => j).filter((j) => !order.includes(j) &&
-      (order.includes(parent[j]) || order.some((i) => parent[i] === j)));
-    order.push(pick(next));
-  }
+  // The FROM order is any permutation: the optimizer orders the joins (no cross product in
+  // between tables that an equality links, whatever the order written).
+  const order = names.map((_, j) => j);
+  for (let i = n - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
   const from = order.map((j) => `${names[j] === 't1' ? T1 : T2} ${names[j]}`);
   const last = names[n - 1];
-  return { sql: `SELECT count(*) AS c0, sum(${last}.v) AS c1, max(t2.s) AS c2, min(t1.a) AS c3 FROM ${from.join(', ')} WHERE ${conds.join(' AND ')}`, ordered: false };
+  const aggs = `count(*) AS c0, sum(${last}.v) AS c1, max(t2.s) AS c2, min(t1.a) AS c3`;
+  if (rnd() < 0.4) { // grouped by a column of one table, aggregates of others: positions checked
+    const g = `${pick(names)}.${pick(['k', 'v'])}`.replace(/^t1\.v$/, 't1.k');
+    return { sql: `SELECT ${g} AS g0, ${aggs}, sum(${pick(names.slice(1))}.id) AS c4 FROM ${from.join(', ')} WHERE ${conds.join(' AND ')} GROUP BY ${g}`, ordered: false };
+  }
+  return { sql: `SELECT ${aggs} FROM ${from.join(', ')} WHERE ${conds.join(' AND ')}`, ordered: false };
 }
 
 function norm(v) {

@@ -272,9 +272,10 @@ TEST(test_comma_joins_become_equi_joins) {
                             "WHERE a.id = b.id AND c.id = b.id + 1 AND (a.id = c.id OR b.id = 3)",
                             &out, &err);
     const char *plan = dl_buf_cstr(&out);
-    /* a.id = c.id OR b.id = 3 stays above; nothing it implies reaches one side alone. */
+    /* a.id = c.id OR b.id = 3 stays above (a FILTER, or the residual of the join that meets
+     * both sides); nothing it implies reaches one side alone. */
     int ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL &&
-             strstr(plan, "FILTER") != NULL;
+             (strstr(plan, "FILTER") != NULL || strstr(plan, "residual=") != NULL);
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
@@ -464,6 +465,76 @@ TEST(test_unaliased_columns_get_spark_names) {
                       "concat(a, b)|count(1)|count(DISTINCT id)"));
 }
 
+/* The count of occurrences of needle in hay. */
+static int
+count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
+}
+
+/* EXPLAIN of sql has exactly n_cross cross products (JOIN type=7) and n_joins joins. */
+static int
+explain_joins(const char *sql, int n_joins, int n_cross) {
+    dl_buf out;
+    dl_buf_init(&out, NULL);
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = et_query(session, sql, &out, &err);
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && count_of(plan, "JOIN type=") == n_joins &&
+             count_of(plan, "JOIN type=7") == n_cross;
+    if (!ok) {
+        printf("  %s\n", st == DL_OK ? plan : err.msg);
+    }
+    dl_buf_destroy(&out);
+    return ok;
+}
+
+/* Comma joins written in an order where neighbours share no equality are reordered by cost:
+ * no cross product (a 5-table chain written a, c, e, b, d; a 12-table chain in scrambled order,
+ * ordered greedily), exactly one where the join graph is disconnected; the answers are the
+ * same as in the connected order. */
+TEST(test_join_order_avoids_cross_products) {
+    const char *chain5 =
+        "SELECT count(*), sum(e.id) FROM range(100) a, range(90) c, range(80) e, range(95) b, "
+        "range(85) d WHERE a.id = b.id AND b.id = c.id + 1 AND c.id = d.id AND d.id = e.id + 2";
+    char sql[2048];
+    snprintf(sql, sizeof(sql), "EXPLAIN %s", chain5);
+    CHECK(explain_joins(sql, 4, 0));
+    CHECK(et_check(session, chain5, "80\t3160\n"));
+    CHECK(et_check(session,
+                   "SELECT count(*), sum(e.id) FROM range(100) a, range(95) b, range(90) c, "
+                   "range(85) d, range(80) e WHERE a.id = b.id AND b.id = c.id + 1 AND "
+                   "c.id = d.id AND d.id = e.id + 2",
+                   "80\t3160\n"));
+    const char *disconnected = "SELECT count(*) FROM range(10) a, range(7) x, range(20) b, "
+                               "range(30) c WHERE a.id = c.id AND c.id = b.id";
+    snprintf(sql, sizeof(sql), "EXPLAIN %s", disconnected);
+    CHECK(explain_joins(sql, 3, 1));
+    CHECK(et_check(session, disconnected, "70\n"));
+    dl_buf q;
+    dl_buf_init(&q, NULL);
+    dl_error qe;
+    dl_error_clear(&qe);
+    static const int order[12] = {7, 2, 11, 0, 5, 9, 3, 10, 1, 6, 4, 8};
+    int ok = dl_buf_append_cstr(&q, "EXPLAIN SELECT count(*) FROM ", &qe) == DL_OK;
+    for (int i = 0; i < 12 && ok; i++) {
+        ok = dl_buf_appendf(&q, &qe, "%srange(%d) t%d", i > 0 ? ", " : "", 50 + order[i],
+                            order[i]) == DL_OK;
+    }
+    ok = ok && dl_buf_append_cstr(&q, " WHERE t0.id = t1.id", &qe) == DL_OK;
+    for (int i = 1; i < 11 && ok; i++) {
+        ok = dl_buf_appendf(&q, &qe, " AND t%d.id = t%d.id", i, i + 1) == DL_OK;
+    }
+    CHECK(ok);
+    CHECK(explain_joins(dl_buf_cstr(&q), 11, 0));
+    CHECK(et_check(session, dl_buf_cstr(&q) + strlen("EXPLAIN "), "50\n"));
+    dl_buf_destroy(&q);
+}
+
 int
 main(void) {
     session = et_session(0);
@@ -488,6 +559,7 @@ main(void) {
     RUN(test_correlated_aggregate_is_reduced_by_the_outer_keys);
     RUN(test_cte_referenced_twice_is_computed_once);
     RUN(test_comma_joins_become_equi_joins);
+    RUN(test_join_order_avoids_cross_products);
     RUN(test_scans_under_joins_read_only_used_columns);
     RUN(test_unaliased_columns_get_spark_names);
     et_session_free(session);
