@@ -147,7 +147,8 @@ TEST(test_refused_statements_are_unsupported_not_syntax_errors) {
     CHECK_FAILS("SELECT a FROM t SORT BY a", DL_ERR_UNSUPPORTED, 16, 1, 17, "use ORDER BY");
     CHECK_FAILS("WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r", DL_ERR_UNSUPPORTED, 5, 1, 6,
                 "WITH RECURSIVE is not supported");
-    CHECK_FAILS("COPY INTO t FROM 'x'", DL_ERR_UNSUPPORTED, 5, 1, 6, "COPY INTO is not supported");
+    CHECK_FAILS("COPY INTO t FROM 'x' FILEFORMAT = CSV VALIDATE ALL", DL_ERR_UNSUPPORTED, 38, 1, 39,
+                "COPY INTO ... VALIDATE is not supported yet");
     CHECK_FAILS("INSERT OVERWRITE DIRECTORY '/x' SELECT 1", DL_ERR_UNSUPPORTED, 17, 1, 18,
                 "INSERT OVERWRITE DIRECTORY is not supported");
     CHECK_FAILS("CREATE TABLE t (a INT, CONSTRAINT pk PRIMARY KEY (a))", DL_ERR_UNSUPPORTED, 37, 1,
