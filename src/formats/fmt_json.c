@@ -395,13 +395,11 @@ scalar_kind(infer_task *t, const parser *p, dl_json_val v) {
         int scale = 0;
         if (nk == DL_JSON_NUM_INT64) {
             j.k = J_LONG;
-        } else if (special_of(p, v, &d)) {
-            j.k = J_DOUBLE;
-        } else if ((nk != DL_JSON_NUM_DOUBLE || o->is_prefers_decimal) &&
+        } else if (!special_of(p, v, &d) && (nk != DL_JSON_NUM_DOUBLE || o->is_prefers_decimal) &&
                    decimal_shape(dl_json_val_raw(v), &prec, &scale)) {
             decimal_kind(t, prec, scale, &j);
         } else {
-            j.k = J_DOUBLE;
+            j.k = J_DOUBLE; /* NaN / Infinity (special_of), or a double */
         }
         break;
     }
@@ -617,6 +615,19 @@ infer_chunk(void *arg, dl_error *err) {
     return s;
 }
 
+static dl_status merge(infer_task *t, jtype *a, const jtype *b, dl_error *err);
+
+/* Merges struct b's fields into struct a's. */
+static dl_status
+merge_fields(infer_task *t, jtype *a, const jtype *b, dl_error *err) {
+    for (int32_t i = 0; i < b->n_fields; i++) {
+        jtype *f = struct_field(t, a, b->fields[i].name, 0);
+        DL_CHECK(f != NULL, err, DL_ERR_NOMEM, "out of memory inferring a JSON schema");
+        DL_TRY(merge(t, f, b->fields[i].type, err));
+    }
+    return DL_OK;
+}
+
 /* Merges b into a (b's nodes may be shared: the task arenas live until the end). */
 static dl_status
 merge(infer_task *t, jtype *a, const jtype *b, dl_error *err) {
@@ -628,12 +639,7 @@ merge(infer_task *t, jtype *a, const jtype *b, dl_error *err) {
         return DL_OK;
     }
     if (a->k == J_STRUCT && b->k == J_STRUCT) {
-        for (int32_t i = 0; i < b->n_fields; i++) {
-            jtype *f = struct_field(t, a, b->fields[i].name, 0);
-            DL_CHECK(f != NULL, err, DL_ERR_NOMEM, "out of memory inferring a JSON schema");
-            DL_TRY(merge(t, f, b->fields[i].type, err));
-        }
-        return DL_OK;
+        return merge_fields(t, a, b, err);
     }
     if (a->k == J_ARRAY && b->k == J_ARRAY) {
         return merge(t, a->elem, b->elem, err);
@@ -656,6 +662,23 @@ field_order(const void *x, const void *y) {
 static dl_status
 prim(dl_type_id id, const dl_type **out) {
     *out = dl_vec_type_prim(id);
+    return DL_OK;
+}
+
+/* Two fields whose names differ only in case: Spark's COLUMN_ALREADY_EXISTS. */
+static dl_status
+check_names_unique(const dl_type_field *fields, int32_t n, dl_error *err) {
+    for (int32_t i = 0; i < n; i++) {
+        for (int32_t k = i + 1; k < n; k++) {
+            if (strcasecmp(fields[i].name, fields[k].name) == 0) {
+                return dl_error_set(err, DL_ERR_INVALID_ARG,
+                                    "[COLUMN_ALREADY_EXISTS] the column `%s` already exists (the "
+                                    "records have both `%s` and `%s`: names are compared "
+                                    "ignoring case)",
+                                    fields[k].name, fields[i].name, fields[k].name);
+            }
+        }
+    }
     return DL_OK;
 }
 
@@ -706,14 +729,7 @@ to_type(const dl_fmt_json_options *o, const jtype *j, dl_arena *arena, const dl_
         return DL_OK;
     }
     qsort(fields, (size_t)n, sizeof(dl_type_field), field_order);
-    for (int32_t i = 0; i < n; i++) {
-        for (int32_t k = i + 1; k < n; k++) {
-            DL_CHECK(strcasecmp(fields[i].name, fields[k].name) != 0, err, DL_ERR_INVALID_ARG,
-                     "[COLUMN_ALREADY_EXISTS] the column `%s` already exists (the records have "
-                     "both `%s` and `%s`: names are compared ignoring case)",
-                     fields[k].name, fields[i].name, fields[k].name);
-        }
-    }
+    DL_TRY(check_names_unique(fields, n, err));
     return dl_vec_type_struct(arena, fields, n, out, err);
 }
 

@@ -72,6 +72,23 @@ comment(rewriter *w, bool *out_done) {
     return put(w, " ", 1);
 }
 
+/* The escape at q (a backslash and the next character) inside a string, written as JSON. */
+static dl_status
+string_escape(rewriter *w, const char *q) {
+    char e = q[1];
+    bool is_json = strchr("\"\\/bfnrtu", e) != NULL && e != 0;
+    if (e == '\'' && w->o->allow_single_quotes) {
+        return put(w, "'", 1);
+    }
+    if (is_json || !w->o->allow_backslash_any) {
+        return put(w, q, 2);
+    }
+    if (e == '"') {
+        return put(w, "\\\"", 2);
+    }
+    return put(w, &q[1], 1);
+}
+
 /* A string opened by quote at w->p, written double-quoted. */
 static dl_status
 string(rewriter *w, char quote) {
@@ -80,17 +97,7 @@ string(rewriter *w, char quote) {
     while (q < w->end && *q != quote) {
         unsigned char c = (unsigned char)*q;
         if (c == '\\' && q + 1 < w->end) {
-            char e = q[1];
-            bool is_json = strchr("\"\\/bfnrtu", e) != NULL && e != 0;
-            if (e == '\'' && w->o->allow_single_quotes) {
-                DL_TRY(put(w, "'", 1));
-            } else if (is_json || !w->o->allow_backslash_any) {
-                DL_TRY(put(w, q, 2));
-            } else if (e == '"') {
-                DL_TRY(put(w, "\\\"", 2));
-            } else {
-                DL_TRY(put(w, &q[1], 1));
-            }
+            DL_TRY(string_escape(w, q));
             q += 2;
             continue;
         }
@@ -129,7 +136,10 @@ word_is(const char *s, size_t n, const char *want) {
 static dl_status
 word(rewriter *w, bool is_key_expected) {
     const char *q = w->p;
-    char sign = (*q == '-' || *q == '+') ? *q++ : 0;
+    char sign = 0;
+    if (*q == '-' || *q == '+') {
+        sign = *q++;
+    }
     const char *start = q;
     while (q < w->end && is_word_char(*q)) {
         q++;

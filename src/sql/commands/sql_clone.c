@@ -294,7 +294,7 @@ stage_commit_info(dl_sql_binder *b, clone_ctx *c, dl_delta_tx *tx, dl_error *err
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_CLONE);
     DL_TRY(dl_delta_tx_param_string(tx, "source", c->src_name, err));
     char version[24];
-    snprintf(version, sizeof(version), "%lld", (long long)dl_delta_snapshot_version(c->src));
+    (void)snprintf(version, sizeof(version), "%lld", (long long)dl_delta_snapshot_version(c->src));
     DL_TRY(dl_delta_tx_param_json(tx, "sourceVersion", version, err));
     dl_sql_dml_metric metrics[] = {
         {"sourceTableSize", c->source_size},   {"sourceNumOfFiles", c->source_files},

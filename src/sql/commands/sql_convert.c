@@ -323,7 +323,7 @@ static dl_status
 stage_commit_info(dl_sql_binder *b, convert_ctx *c, dl_delta_tx *tx, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_CONVERT);
     char n[24];
-    snprintf(n, sizeof(n), "%lld", (long long)c->n_files);
+    (void)snprintf(n, sizeof(n), "%lld", (long long)c->n_files);
     DL_TRY(dl_delta_tx_param_json(tx, "numFiles", n, err));
     DL_TRY(dl_sql_dml_param_array(b, tx, "partitionedBy", c->part_names, c->n_parts, err));
     DL_TRY(dl_delta_tx_param_json(tx, "collectStats",

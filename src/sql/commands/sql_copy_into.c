@@ -127,6 +127,17 @@ string_lit(dl_sql_binder *b, dl_str text, uint32_t loc, dl_sql_expr **out, dl_er
     return DL_OK;
 }
 
+/* path/name (one slash between them), in the statement arena. */
+static dl_status
+join_path(dl_sql_binder *b, dl_str path, dl_str name, dl_str *out, dl_error *err) {
+    bool has_slash = path.len > 0 && path.ptr[path.len - 1] == '/';
+    const char *joined = dl_arena_printf(b->arena, "%.*s%s%.*s", DL_STR_FMT(path),
+                                         has_slash ? "" : "/", DL_STR_FMT(name));
+    DL_CHECK(joined != NULL, err, DL_ERR_NOMEM, "out of memory");
+    *out = dl_str_from_cstr(joined);
+    return DL_OK;
+}
+
 /* The source's paths: the path itself, or FILES / PATTERN inside it. */
 static dl_status
 source_paths(copy_into *c, dl_sql_expr **out, dl_error *err) {
@@ -136,16 +147,13 @@ source_paths(copy_into *c, dl_sql_expr **out, dl_error *err) {
     uint32_t n = s->u.copy_into.has_files ? s->u.copy_into.n_files : 1;
     dl_sql_expr **items = dl_arena_alloc_zero(b->arena, (size_t)n * sizeof(void *));
     DL_CHECK(items != NULL, err, DL_ERR_NOMEM, "out of memory");
-    bool has_slash = path.len > 0 && path.ptr[path.len - 1] == '/';
     for (uint32_t i = 0; i < n; i++) {
         dl_str text = path;
         if (s->u.copy_into.has_files || s->u.copy_into.has_pattern) {
-            dl_str name =
-                s->u.copy_into.has_files ? s->u.copy_into.files[i] : s->u.copy_into.pattern;
-            const char *joined = dl_arena_printf(b->arena, "%.*s%s%.*s", DL_STR_FMT(path),
-                                                 has_slash ? "" : "/", DL_STR_FMT(name));
-            DL_CHECK(joined != NULL, err, DL_ERR_NOMEM, "out of memory");
-            text = dl_str_from_cstr(joined);
+            DL_TRY(join_path(b, path,
+                             s->u.copy_into.has_files ? s->u.copy_into.files[i]
+                                                      : s->u.copy_into.pattern,
+                             &text, err));
         }
         DL_TRY(string_lit(b, text, s->loc, &items[i], err));
     }

@@ -197,7 +197,7 @@ append_static_values(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml
                      const part_spec *ps, dl_sql_plan **q, dl_error *err) {
     int32_t n_q = (*q)->n_cols;
     int32_t n = n_q + ps->n_static;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*exprs));
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(dl_sql_bexpr *));
     const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*names));
     DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n_q; i++) {

@@ -83,7 +83,7 @@ dl_status
 dl_sql_dml_project_code(dl_sql_binder *b, const dl_sql_dml_target *t, dl_sql_plan *plan,
                         dl_sql_bexpr *cond, uint32_t loc, dl_sql_plan **out, dl_error *err) {
     int32_t n = t->schema->n_fields;
-    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*exprs));
+    dl_sql_bexpr **exprs = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(dl_sql_bexpr *));
     const char **names = dl_arena_alloc_zero(b->arena, (size_t)(n + 1) * sizeof(*names));
     DL_CHECK(exprs != NULL && names != NULL, err, DL_ERR_NOMEM, "out of memory");
     for (int32_t i = 0; i < n; i++) {

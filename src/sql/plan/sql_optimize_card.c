@@ -238,7 +238,7 @@ table_stats(dl_arena *arena, dl_sql_scan *s) {
     stats_walk w = {.snap = s->snapshot, .schema = schema, .ts = ts};
     w.mode = dl_delta_snapshot_cm_mode(s->snapshot);
     w.part = dl_arena_alloc_zero(arena, (size_t)(n + 1) * sizeof(int32_t));
-    w.has_bounds = dl_arena_alloc_zero(arena, (size_t)(n + 1));
+    w.has_bounds = dl_arena_alloc_zero(arena, (size_t)n + 1);
     if (ts == NULL || w.part == NULL || w.has_bounds == NULL) {
         return NULL;
     }
@@ -419,7 +419,7 @@ compare_form(const dl_sql_bexpr *e, cmp_form *out) {
         out->has_value = const_number(other, &out->value);
         const char *op = is_flipped ? ops[k][1] : (k < 3 ? "=" : ops[k][0]);
         op = strcmp(op, "!=") == 0 ? "<>" : op;
-        snprintf(out->op, sizeof(out->op), "%s", op);
+        (void)snprintf(out->op, sizeof(out->op), "%s", op);
         return true;
     }
     return false;
@@ -691,7 +691,8 @@ node_rows(dl_arena *arena, dl_sql_plan *p) {
 }
 
 void
-dl_sql_estimate(dl_arena *arena, dl_sql_plan *p) {
+dl_sql_estimate(dl_arena *arena, dl_sql_plan *root) {
+    dl_sql_plan *p = root;
     if (p->left != NULL) {
         dl_sql_estimate(arena, p->left);
     }
