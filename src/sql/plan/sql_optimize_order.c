@@ -345,7 +345,7 @@ enumerate_dp(cluster *c, forest *f, int32_t *out_root, dl_error *err) {
         }
         double rows = rows_of(c, s);
         int32_t pick_l = -1, pick_r = -1;
-        double pick_cost = INFINITY;
+        double pick_cost = HUGE_VAL;
         bool pick_conn = false;
         for (relset s1 = (s - 1) & s; s1 > 0; s1 = (s1 - 1) & s) {
             relset s2 = s ^ s1;
@@ -382,7 +382,7 @@ enumerate_greedy(cluster *c, forest *f, int32_t *active, int32_t *out_root) {
     }
     while (n > 1) {
         int32_t bi = 0, bj = 1;
-        double brows = INFINITY;
+        double brows = HUGE_VAL;
         bool bconn = false;
         for (int32_t i = 0; i < n; i++) {
             for (int32_t j = i + 1; j < n; j++) {
