@@ -19,70 +19,15 @@
  *      and malformed rows as read whole (unless multiLine, which never splits).
  * A violation aborts, so libFuzzer records the input.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/timefmt.h"
-#include "formats/formats.h"
-
-#define FUZZ_ASSERT(cond)                                                                    \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            (void)fprintf(stderr, "fuzz_fmt_json: property violated: %s (line %d)\n", #cond, \
-                          __LINE__);                                                         \
-            abort();                                                                         \
-        }                                                                                    \
-    } while (0)
+#define FUZZ_FMT_NAME "fuzz_fmt_json"
+#include "fuzz_fmt_common.h"
 
 // NOLINTNEXTLINE(readability-identifier-naming)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static dl_status
-parse_date(void *ctx, dl_str text, int64_t *out, dl_error *err) {
-    (void)ctx;
-    int32_t days = 0;
-    DL_TRY(dl_date_parse(text, &days, err));
-    *out = days;
-    return DL_OK;
-}
-
-static dl_status
-parse_ts(void *ctx, dl_str text, int64_t *out, dl_error *err) {
-    (void)ctx;
-    return dl_ts_parse(text, 0, out, err);
-}
-
-static dl_status
-parse_ntz(void *ctx, dl_str text, int64_t *out, dl_error *err) {
-    (void)ctx;
-    return dl_ts_ntz_parse(text, false, out, err);
-}
-
-typedef struct counts {
-    int64_t rows;
-    int64_t corrupt; /* non-NULL cells of the corrupt column */
-    int32_t corrupt_col;
-} counts;
-
-static dl_status
-count_batch(void *ctx, dl_batch *batch, dl_error *err) {
-    counts *c = ctx;
-    dl_error check;
-    FUZZ_ASSERT(dl_vec_batch_check(batch, &check) == DL_OK);
-    FUZZ_ASSERT(batch->count > 0 && batch->count <= DL_BATCH_CAPACITY && batch->sel == NULL);
-    c->rows += batch->count;
-    if (c->corrupt_col >= 0) {
-        c->corrupt += batch->count - dl_vec_null_count(batch->cols[c->corrupt_col]);
-    }
-    dl_vec_batch_free(batch);
-    (void)err;
-    return DL_OK;
-}
-
-static dl_status
-read_with(const dl_fmt_json_options *o, dl_vec_buffer *buf, const dl_type *schema, counts *c,
-          dl_error *err) {
+read_with(const void *opts, dl_vec_buffer *buf, const dl_type *schema, counts *c, dl_error *err) {
+    const dl_fmt_json_options *o = opts;
     const char *name = "fuzz.json";
     dl_fmt_json *r = NULL;
     DL_TRY(dl_fmt_json_new(NULL, o, &name, &buf, 1, &r, err));
@@ -122,32 +67,6 @@ fixed_schema(dl_arena *arena) {
     return t;
 }
 
-static void
-check_modes(dl_fmt_json_options *o, dl_vec_buffer *buf, const dl_type *schema) {
-    dl_error err;
-    counts perm = {.corrupt_col = schema->n_fields - 1};
-    o->mode = DL_FMT_PERMISSIVE;
-    FUZZ_ASSERT(read_with(o, buf, schema, &perm, &err) == DL_OK);
-    counts drop = {.corrupt_col = schema->n_fields - 1};
-    o->mode = DL_FMT_DROPMALFORMED;
-    FUZZ_ASSERT(read_with(o, buf, schema, &drop, &err) == DL_OK);
-    FUZZ_ASSERT(drop.rows == perm.rows - perm.corrupt && drop.corrupt == 0);
-    counts fail = {.corrupt_col = schema->n_fields - 1};
-    o->mode = DL_FMT_FAILFAST;
-    dl_status s = read_with(o, buf, schema, &fail, &err);
-    FUZZ_ASSERT((s == DL_OK) == (perm.corrupt == 0));
-    FUZZ_ASSERT(s == DL_OK || (s == DL_ERR_INVALID_ARG && strstr(err.msg, ": line ") != NULL));
-    FUZZ_ASSERT(s != DL_OK || fail.rows == perm.rows);
-    o->mode = DL_FMT_PERMISSIVE;
-    o->n_threads = 3;
-    o->min_chunk = 8;
-    counts split = {.corrupt_col = schema->n_fields - 1};
-    FUZZ_ASSERT(read_with(o, buf, schema, &split, &err) == DL_OK);
-    FUZZ_ASSERT(split.rows == perm.rows && split.corrupt == perm.corrupt);
-    o->n_threads = 1;
-    o->min_chunk = 0;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) {
@@ -167,11 +86,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.parse_date = parse_date;
     o.parse_ts = parse_ts;
     o.parse_ts_ntz = parse_ntz;
-    dl_vec_buffer *buf = NULL;
+    dl_vec_buffer *buf = input_buffer(data, size);
     dl_error err;
-    FUZZ_ASSERT(dl_vec_buffer_new(NULL, size, &buf, &err) == DL_OK);
-    memcpy(buf->data, data + 1, size - 1);
-    buf->size = size - 1;
     dl_arena arena;
     dl_arena_init(&arena, NULL, 0);
     const char *name = "fuzz.json";
@@ -185,7 +101,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         counts c = {.corrupt_col = -1};
         FUZZ_ASSERT(read_with(&o, buf, inferred, &c, &err) == DL_OK);
     }
-    check_modes(&o, buf, fixed_schema(&arena));
+    fuzz_fmt_reader reader = {.opts = &o,
+                              .mode = &o.mode,
+                              .n_threads = &o.n_threads,
+                              .min_chunk = &o.min_chunk,
+                              .read = read_with};
+    check_modes(&reader, buf, fixed_schema(&arena));
     dl_arena_destroy(&arena);
     dl_vec_buffer_unref(buf);
     return 0;
