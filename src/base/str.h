@@ -89,4 +89,8 @@ dl_str_hash(dl_str s) {
 /* True when the bytes are valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF). */
 bool dl_utf8_valid(const void *data, size_t len);
 
+/* Writes code point cp (<= U+10FFFF, not checked) as 1 to 4 bytes of UTF-8 at out; returns
+ * how many. */
+size_t dl_utf8_encode(uint32_t cp, char *out);
+
 #endif /* DL_BASE_STR_H */

@@ -198,30 +198,6 @@ hex4(const char *p, const char *end, const char **out_bad) {
     return v;
 }
 
-static size_t
-encode_utf8(uint32_t cp, char *out) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes the \uXXXX escape at q (and its low-surrogate partner) to *dst, advancing it. */
 static const char *
 decode_unicode(parser *ps, const char *q, char **dst) {
@@ -257,7 +233,7 @@ decode_unicode(parser *ps, const char *q, char **dst) {
         cp = 0x10000u + (((uint32_t)unit - 0xD800u) << 10) + ((uint32_t)low - 0xDC00u);
         next += 6;
     }
-    *dst += encode_utf8(cp, *dst);
+    *dst += dl_utf8_encode(cp, *dst);
     return next;
 }
 

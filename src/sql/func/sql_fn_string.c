@@ -73,27 +73,8 @@ dl_sql_utf8_next(dl_str s, size_t *pos) {
 
 dl_status
 dl_sql_utf8_put(dl_buf *buf, uint32_t cp, dl_error *err) {
-    uint8_t b[4];
-    size_t n;
-    if (cp < 0x80) {
-        b[0] = (uint8_t)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        b[0] = (uint8_t)(0xC0 | (cp >> 6));
-        b[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        b[0] = (uint8_t)(0xE0 | (cp >> 12));
-        b[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        b[0] = (uint8_t)(0xF0 | (cp >> 18));
-        b[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
-        b[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        b[3] = (uint8_t)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
+    char b[4];
+    size_t n = dl_utf8_encode(cp, b);
     return dl_buf_append(buf, b, n, err);
 }
 

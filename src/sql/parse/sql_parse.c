@@ -558,30 +558,6 @@ read_u4(const char *s, const char *end) {
     return v;
 }
 
-static size_t
-put_utf8(char *out, uint32_t cp) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Decodes the \u escape at s ('u'); *out_used is the bytes consumed after the backslash. */
 static dl_status
 decode_unicode(dl_sql_parser *p, const char *s, const char *end, char *out, size_t *out_len,
@@ -607,7 +583,7 @@ decode_unicode(dl_sql_parser *p, const char *s, const char *end, char *out, size
         return dl_sql_fail_off(p, off, DL_ERR_SQL_SYNTAX,
                                "\\u%04X is an unpaired surrogate (not a character)", (unsigned)hi);
     }
-    *out_len = put_utf8(out, cp);
+    *out_len = dl_utf8_encode(cp, out);
     return DL_OK;
 }
 
@@ -622,7 +598,7 @@ decode_escape(dl_sql_parser *p, const char *s, const char *end, char *out, size_
         s[2] <= '7') {
         uint32_t v = (uint32_t)((c - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
         *out_used = 3;
-        *out_len = put_utf8(out, v);
+        *out_len = dl_utf8_encode(v, out);
         return DL_OK;
     }
     switch (c) {
