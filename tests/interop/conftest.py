@@ -67,7 +67,9 @@ def spark_session():
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC -XX:+UseSerialGC -XX:TieredStopAtLevel=1")
-        .config("spark.sql.warehouse.dir", str(pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / "deltalite-interop-warehouse"))
+        # One warehouse per pytest-xdist worker (scripts/test runs two, each with its session).
+        .config("spark.sql.warehouse.dir", str(pathlib.Path(os.environ.get("TMPDIR", "/tmp"))
+                                               / f"deltalite-interop-warehouse-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"))
     )
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
