@@ -8,7 +8,7 @@ import datetime as _dt
 import os
 
 from ._connection import Connection
-from ._errors import InvalidArgumentError, NotFoundError, UnsupportedError
+from ._errors import InvalidArgumentError, NotFoundError
 from ._ingest import arrow_source
 from ._sql import literal, quote_name, quote_string
 
@@ -170,19 +170,12 @@ class DeltaTable:
         return Schema(list(zip(rel.columns, rel.types)), rel)
 
     def files(self) -> list[str]:
-        """The data files of the loaded version, relative to the table folder, as the log
-        writes them (the newest action per path is an add)."""
-        head = self._sql(f"SELECT min(version) FROM delta_log({quote_string(self.table_uri)})").fetchone()
-        if head[0] is not None and head[0] > 0:
-            raise UnsupportedError(
-                f"table {self.table_uri}: files() reads the commits, and the commits before version "
-                f"{head[0]} were removed after a checkpoint", "UNSUPPORTED",
-                hint="read the files of a table whose log starts at version 0")
-        rows = self._sql(
-            "SELECT path FROM (SELECT path, action, row_number() OVER (PARTITION BY path ORDER BY "
-            f"version DESC) AS rn FROM delta_log({quote_string(self.table_uri)}) WHERE action IN "
-            f"('add', 'remove') AND version <= {self._version}) WHERE rn = 1 AND action = 'add' "
-            "ORDER BY path").fetchall()
+        """The data files of the loaded version, relative to the table folder as they are
+        named on disk (the log's URIs decoded; as delta-rs's ``file_uris()`` without the
+        table's prefix), sorted. Read from the snapshot (SQL ``delta_files``), so it works
+        after checkpoints and log cleanup."""
+        rows = self._sql(f"SELECT path FROM delta_files({quote_string(self.table_uri)}, "
+                         f"{self._version})").fetchall()
         return [r[0] for r in rows]
 
     # -- reading

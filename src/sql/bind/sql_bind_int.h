@@ -524,6 +524,9 @@ DL_NODISCARD dl_status dl_sql_binder_show_table(dl_sql_binder *b, const dl_sql_s
                                                 dl_sql_plan **out, dl_error *err);
 
 /* delta_log('t'): the raw log as rows. */
+/* delta_files('t' [, version | timestamp]): a snapshot's data files (sql_delta_files.c). */
+DL_NODISCARD dl_status dl_sql_binder_delta_files(dl_sql_binder *b, const dl_sql_tref *tref,
+                                                 dl_sql_plan **out, dl_error *err);
 DL_NODISCARD dl_status dl_sql_binder_delta_log(dl_sql_binder *b, const dl_sql_tref *tref,
                                                dl_sql_plan **out, dl_error *err);
 

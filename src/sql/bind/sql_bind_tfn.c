@@ -7,6 +7,7 @@
  *   read_csv('path' | 'dir' | 'glob' | [...], option => value, ...)   (sql_bind_load.c)
  *   read_json(...) likewise                                           (sql_bind_load.c)
  *   delta_log('table' | 'path')                              the raw log (sql_describe.c)
+ *   delta_files('table' | 'path' [, version | timestamp])    a snapshot's files
  *   table_changes('table', start [, end])                    the change data feed
  *                                                            (sql_table_changes.c)
  *
@@ -304,13 +305,15 @@ dl_sql_binder_table_fn(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_rel *ou
         DL_TRY(dl_sql_binder_read_json(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("delta_log"))) {
         DL_TRY(dl_sql_binder_delta_log(b, tref, &out->plan, err));
+    } else if (dl_str_eq_nocase(name, DL_STR("delta_files"))) {
+        DL_TRY(dl_sql_binder_delta_files(b, tref, &out->plan, err));
     } else if (dl_str_eq_nocase(name, DL_STR("table_changes"))) {
         DL_TRY(dl_sql_binder_table_changes(b, tref, &out->plan, err));
     } else {
         DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
                          "[UNRESOLVABLE_TABLE_VALUED_FUNCTION] table function '%.*s' not "
-                         "found (there are range, read_parquet, read_csv, read_json, delta_log and "
-                         "table_changes)",
+                         "found (there are range, read_parquet, read_csv, read_json, delta_log, "
+                         "delta_files and table_changes)",
                          DL_STR_FMT(name));
     }
     DL_TRY(dl_sql_plan_rename(b, out->plan, &tref->column_aliases, tref->loc, &out->plan, err));

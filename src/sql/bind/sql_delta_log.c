@@ -115,6 +115,32 @@ log_rows(dl_sql_binder *b, dl_delta_table *table, dl_sql_rows *rows, dl_error *e
 }
 
 dl_status
+dl_sql_open_table_arg(dl_sql_binder *b, const dl_sql_expr *arg, const char *fn,
+                      dl_delta_table **out, const char **out_display, dl_error *err) {
+    if (arg->kind != DL_SQL_EXPR_LITERAL || arg->u.lit.kind != DL_SQL_LIT_STRING) {
+        DL_SQL_BIND_FAIL(b, arg->loc, DL_ERR_SQL_BIND, err,
+                         "%s: the table argument must be a string naming the table ('t', "
+                         "'db.t', 'delta.`/path`' or '/path')",
+                         fn);
+    }
+    dl_str text = arg->u.lit.text;
+    dl_sql_expr *e = NULL;
+    dl_error perr;
+    dl_error_clear(&perr);
+    bool is_name = dl_sql_parse_expr_text(b->arena, text.ptr, text.len, &e, &perr) == DL_OK &&
+                   e->kind == DL_SQL_EXPR_COLUMN;
+    if (is_name) {
+        return dl_sql_open_table(b, &e->u.column, false, text, arg->loc, out, out_display, err);
+    }
+    if (memchr(text.ptr, '/', text.len) != NULL) {
+        return dl_sql_open_table(b, NULL, true, text, arg->loc, out, out_display, err);
+    }
+    DL_SQL_BIND_FAIL(b, arg->loc, DL_ERR_SQL_BIND, err,
+                     "%s: '%.*s' is not a table name (t, db.t or delta.`/path`)", fn,
+                     DL_STR_FMT(text));
+}
+
+dl_status
 dl_sql_binder_delta_log(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_plan **out,
                         dl_error *err) {
     const dl_sql_expr_list *args = &tref->u.func.args;
@@ -123,27 +149,9 @@ dl_sql_binder_delta_log(dl_sql_binder *b, const dl_sql_tref *tref, dl_sql_plan *
         DL_SQL_BIND_FAIL(b, tref->loc, DL_ERR_SQL_BIND, err,
                          "delta_log takes one string: a table name or a path");
     }
-    dl_str text = args->items[0]->u.lit.text;
-    bool is_path = memchr(text.ptr, '/', text.len) != NULL;
-    dl_sql_ident parts[2];
-    dl_sql_name name = {.parts = parts, .n_parts = 1};
-    if (!is_path) {
-        int64_t dot = dl_str_find_byte(text, '.');
-        const char *full = dl_arena_strndup(b->arena, text.ptr, text.len);
-        DL_CHECK(full != NULL, err, DL_ERR_NOMEM, "out of memory");
-        if (dot >= 0) {
-            parts[0] = (dl_sql_ident){
-                .name = dl_str_make(dl_arena_strndup(b->arena, full, (size_t)dot), (size_t)dot),
-                .loc = tref->loc};
-            parts[1] = (dl_sql_ident){.name = dl_str_from_cstr(full + dot + 1), .loc = tref->loc};
-            name.n_parts = 2;
-        } else {
-            parts[0] = (dl_sql_ident){.name = dl_str_from_cstr(full), .loc = tref->loc};
-        }
-    }
     dl_delta_table *table = NULL;
     const char *display = NULL;
-    DL_TRY(dl_sql_open_table(b, &name, is_path, text, tref->loc, &table, &display, err));
+    DL_TRY(dl_sql_open_table_arg(b, args->items[0], "delta_log", &table, &display, err));
     const dl_type *schema = NULL;
     dl_status s = log_schema(b, &schema, err);
     dl_sql_rows rows;

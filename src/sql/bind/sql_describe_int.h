@@ -24,6 +24,12 @@ DL_NODISCARD dl_status dl_sql_open_table(dl_sql_binder *b, const dl_sql_name *na
                                          dl_str path, uint32_t loc, dl_delta_table **out,
                                          const char **out_display, dl_error *err);
 
+/* A table function's table argument, a string: a name ('t', 'db.t', delta.`/p`) or a path
+ * (any text with a '/'); fn names the function in errors. */
+DL_NODISCARD dl_status dl_sql_open_table_arg(dl_sql_binder *b, const dl_sql_expr *arg,
+                                             const char *fn, dl_delta_table **out,
+                                             const char **out_display, dl_error *err);
+
 /* Row building: a string (or NULL), a map<string,string> from a JSON object's text (NULL when
  * empty), an array<string>. */
 DL_NODISCARD dl_status dl_sql_put_str(dl_vector *v, dl_str s, bool is_null, dl_error *err);

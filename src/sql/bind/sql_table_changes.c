@@ -25,21 +25,7 @@ open_changes_table(dl_sql_binder *b, const dl_sql_expr *arg, dl_delta_table **ou
                          "[DELTA_CDC_NON_CONSTANT_ARGUMENT] The table argument (position 1) of "
                          "the table_changes function must be a string naming the table");
     }
-    dl_str text = arg->u.lit.text;
-    dl_sql_expr *e = NULL;
-    dl_error perr;
-    dl_error_clear(&perr);
-    bool is_name = dl_sql_parse_expr_text(b->arena, text.ptr, text.len, &e, &perr) == DL_OK &&
-                   e->kind == DL_SQL_EXPR_COLUMN;
-    if (is_name) {
-        return dl_sql_open_table(b, &e->u.column, false, text, arg->loc, out, out_display, err);
-    }
-    if (memchr(text.ptr, '/', text.len) != NULL) {
-        return dl_sql_open_table(b, NULL, true, text, arg->loc, out, out_display, err);
-    }
-    DL_SQL_BIND_FAIL(b, arg->loc, DL_ERR_SQL_BIND, err,
-                     "table_changes: '%.*s' is not a table name (t, db.t or delta.`/path`)",
-                     DL_STR_FMT(text));
+    return dl_sql_open_table_arg(b, arg, "table_changes", out, out_display, err);
 }
 
 /* A version or timestamp bound (pos 2 or 3) as a version. */
