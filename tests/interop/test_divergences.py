@@ -116,12 +116,6 @@ def test_restore_by_timestamp_records_sparks_parameters(spark, warehouse):
     assert deltalite_read(engines.Deltalite(warehouse), ours) == spark_read(spark, theirs)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="CREATE TABLE (sql_dml_create, engineer 'settings') accepts 'owner', a property "
-    "Spark reserves (UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY)",
-)
 def test_reserved_property_owner_is_refused(spark, warehouse):
     with pytest.raises(Exception, match="SET_TABLE_PROPERTY"):
         spark.sql(f"CREATE TABLE delta.`{warehouse / 's'}` (id INT) USING DELTA TBLPROPERTIES ('owner' = 'x')")
@@ -129,12 +123,6 @@ def test_reserved_property_owner_is_refused(spark, warehouse):
         deltalite_sql(warehouse, "CREATE TABLE t (id INT) USING DELTA TBLPROPERTIES ('owner' = 'x')")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="the SQL parser (engineer 'ansi') accepts the float literal 3.4028235E38F, which "
-    "Spark refuses as out of range (INVALID_NUMERIC_LITERAL_RANGE)",
-)
 def test_float_literal_above_float_max_is_refused(spark, warehouse):
     with pytest.raises(Exception, match="INVALID_NUMERIC_LITERAL_RANGE"):
         spark.sql("SELECT 3.4028235E38F").collect()

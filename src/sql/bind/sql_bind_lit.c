@@ -231,6 +231,87 @@ dl_sql_binder_negative_literal(dl_sql_binder *b, const dl_sql_expr *lit, uint32_
     return make_const(b, id, &v, loc, out, err);
 }
 
+/* A decimal number's text (digits, an optional '.', an optional exponent; a type suffix after
+ * it is ignored) as significant digits and the power of ten of the first one: 12.5e3 is
+ * "125" and 4. Zero has no digits. False when the text has no digits or the exponent is
+ * absurd. */
+typedef struct dec_text {
+    char digits[64]; /* the first 63 significant digits, then a '1' when any further is not 0 */
+    size_t n;
+    int64_t exp10;
+} dec_text;
+
+static bool
+dec_text_parse(dl_str t, dec_text *out) {
+    *out = (dec_text){0};
+    size_t i = 0;
+    int64_t point = 0; /* digits before the point, counting from the first significant one */
+    bool seen_point = false, any = false;
+    int64_t lead = 0; /* zeros after the point before the first significant digit */
+    for (; i < t.len; i++) {
+        char c = t.ptr[i];
+        if (c == '.' && !seen_point) {
+            seen_point = true;
+            continue;
+        }
+        if (c < '0' || c > '9') {
+            break;
+        }
+        any = true;
+        if (out->n == 0 && c == '0') {
+            lead += seen_point ? 1 : 0;
+            continue;
+        }
+        if (!seen_point) {
+            point++;
+        }
+        if (out->n < sizeof(out->digits) - 1) {
+            out->digits[out->n++] = c;
+        } else if (c != '0') {
+            out->digits[sizeof(out->digits) - 1] = '1';
+        }
+    }
+    int64_t e = 0;
+    if (i < t.len && (t.ptr[i] == 'e' || t.ptr[i] == 'E')) {
+        i++;
+        bool neg = i < t.len && t.ptr[i] == '-';
+        i += i < t.len && (t.ptr[i] == '-' || t.ptr[i] == '+') ? 1 : 0;
+        for (; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; i++) {
+            if (e > 100000000) {
+                return false;
+            }
+            e = e * 10 + (t.ptr[i] - '0');
+        }
+        e = neg ? -e : e;
+    }
+    while (out->n > 0 && out->digits[out->n - 1] == '0') {
+        out->n--;
+    }
+    out->exp10 = (point > 0 ? point - 1 : -lead - 1) + e;
+    return any;
+}
+
+/* True when the literal's magnitude is above bound's (both decimal texts), compared exactly as
+ * Spark compares a literal with its type's range (BigDecimal). */
+static bool
+dec_text_above(dl_str lit, const char *bound) {
+    dec_text a, m;
+    if (!dec_text_parse(lit, &a) || a.n == 0 || !dec_text_parse(dl_str_from_cstr(bound), &m)) {
+        return false;
+    }
+    if (a.exp10 != m.exp10) {
+        return a.exp10 > m.exp10;
+    }
+    for (size_t i = 0; i < a.n || i < m.n; i++) {
+        int x = i < a.n ? a.digits[i] : '0';
+        int y = i < m.n ? m.digits[i] : '0';
+        if (x != y) {
+            return x > y;
+        }
+    }
+    return false;
+}
+
 static dl_status
 float_literal(dl_sql_binder *b, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_error *err) {
     char buf[128];
@@ -241,8 +322,19 @@ float_literal(dl_sql_binder *b, const dl_sql_expr *ast, dl_sql_bexpr **out, dl_e
     buf[t.len] = '\0';
     errno = 0;
     double d = strtod(buf, NULL);
+    bool is_float = ast->u.lit.kind == DL_SQL_LIT_FLOAT;
+    /* Spark's range: the largest finite value as a double prints it, compared exactly with
+     * the literal (3.4028235E38F is out of range; a value too small is 0). */
+    const char *max = is_float ? "3.4028234663852886E38" : "1.7976931348623157E308";
+    if (dec_text_above(t, max)) {
+        DL_SQL_BIND_FAIL(b, ast->loc, DL_ERR_SQL_BIND, err,
+                         "[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal %.*s is outside the "
+                         "valid range for %s with minimum value of -%s and maximum value of %s. "
+                         "Please adjust the value accordingly.",
+                         DL_STR_FMT(t), is_float ? "float" : "double", max, max);
+    }
     lit_value v = {.f = d};
-    dl_type_id id = ast->u.lit.kind == DL_SQL_LIT_FLOAT ? DL_VEC_TYPE_FLOAT : DL_VEC_TYPE_DOUBLE;
+    dl_type_id id = is_float ? DL_VEC_TYPE_FLOAT : DL_VEC_TYPE_DOUBLE;
     return make_const(b, id, &v, ast->loc, out, err);
 }
 

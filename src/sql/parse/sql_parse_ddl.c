@@ -182,6 +182,42 @@ parse_table_elements(dl_sql_parser *p, dl_sql_stmt *s) {
 /* ---- CREATE TABLE ------------------------------------------------------------------------- */
 
 /* One of the clauses after the columns; *done when the current token starts none. */
+/* Table properties Spark reserves (its parser's cleanTableProperties, case-sensitive as
+ * there): set by clauses or by the catalog, refused in TBLPROPERTIES lists with Spark's error. */
+static dl_status
+check_reserved_props(dl_sql_parser *p, const dl_sql_prop_list *props) {
+    static const struct {
+        const char *key;
+        const char *what;
+    } reserved[] = {
+        {"owner", "it will be set to the current user"},
+        {"provider", "please use the USING clause to specify it"},
+        {"location", "please use the LOCATION clause to specify it"},
+        {"external", "please use CREATE EXTERNAL TABLE"},
+        {"is_managed_location", "please remove it from the TBLPROPERTIES list."},
+    };
+
+    for (size_t i = 0; i < props->n; i++) {
+        const dl_sql_prop *prop = &props->items[i];
+        for (size_t r = 0; r < DL_ARRAY_LEN(reserved); r++) {
+            if (dl_str_eq(prop->key, dl_str_from_cstr(reserved[r].key))) {
+                return dl_sql_fail_off(p, prop->loc, DL_ERR_UNSUPPORTED,
+                                       "[UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY] The feature is "
+                                       "not supported: %s is a reserved table property, %s",
+                                       reserved[r].key, reserved[r].what);
+            }
+        }
+    }
+    return DL_OK;
+}
+
+/* TBLPROPERTIES (...) of a table (keys only for UNSET), reserved keys refused. */
+static dl_status
+parse_table_props(dl_sql_parser *p, bool with_values, dl_sql_prop_list *out) {
+    DL_TRY(dl_sql_parse_props(p, with_values, out));
+    return check_reserved_props(p, out);
+}
+
 static dl_status
 parse_table_clause(dl_sql_parser *p, dl_sql_stmt *s, bool *done) {
     const dl_sql_token *at = dl_sql_tok(p);
@@ -225,7 +261,7 @@ parse_table_clause(dl_sql_parser *p, dl_sql_stmt *s, bool *done) {
         if (s->u.create_table.props.n > 0) {
             return duplicate(p, at, "TBLPROPERTIES");
         }
-        return dl_sql_parse_props(p, true, &s->u.create_table.props);
+        return parse_table_props(p, true, &s->u.create_table.props);
     }
     if (dl_sql_accept_kw(p, DL_SQL_KW_OPTIONS)) {
         if (s->u.create_table.options.n > 0) {
@@ -609,13 +645,13 @@ parse_alter_action(dl_sql_parser *p, dl_sql_stmt *s) {
         dl_sql_advance(p);
         dl_sql_advance(p);
         s->u.alter.kind = DL_SQL_ALTER_SET_PROPS;
-        return dl_sql_parse_props(p, true, &s->u.alter.props);
+        return parse_table_props(p, true, &s->u.alter.props);
     }
     if (dl_sql_accept_kw(p, DL_SQL_KW_UNSET)) {
         DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_TBLPROPERTIES));
         s->u.alter.kind = DL_SQL_ALTER_UNSET_PROPS;
         DL_TRY(parse_if_exists(p, &s->u.alter.if_exists));
-        return dl_sql_parse_props(p, false, &s->u.alter.props);
+        return parse_table_props(p, false, &s->u.alter.props);
     }
     if (dl_sql_accept_kw(p, DL_SQL_KW_CLUSTER)) {
         DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_BY));
