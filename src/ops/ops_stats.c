@@ -85,7 +85,11 @@ write_bound(dl_json_writer *jw, dl_buf *scratch, const dl_pq_leaf_stats *leaf, b
     }
 }
 
-/* A bound JSON can hold: finite numbers (Spark leaves out infinities too), valid UTF-8. */
+/* A bound JSON can hold: finite numbers (Spark leaves out infinities too), valid UTF-8. A
+ * FLOAT/DOUBLE column holding NaN gets no max: Parquet's bounds leave NaN out, but Spark
+ * orders NaN above every number and writes "NaN" as the max, so a max of the other values
+ * would let Spark's data skipping drop the NaN rows (`x > 5`, `x = 'NaN'`); without a max,
+ * no reader skips on it. */
 static bool
 is_writable_bound(const dl_pq_leaf_stats *leaf, bool is_max) {
     if (!dl_delta_stats_type_has_bounds(leaf->type)) {
@@ -94,7 +98,7 @@ is_writable_bound(const dl_pq_leaf_stats *leaf, bool is_max) {
     const dl_pq_stat_value *v = is_max ? &leaf->max : &leaf->min;
     dl_type_id id = leaf->type->id;
     if (id == DL_VEC_TYPE_FLOAT || id == DL_VEC_TYPE_DOUBLE) {
-        return isfinite(v->f64);
+        return isfinite(v->f64) && !(is_max && leaf->nan_count > 0);
     }
     if (id == DL_VEC_TYPE_STRING) {
         return dl_utf8_valid(v->bytes.ptr, v->bytes.len);

@@ -467,8 +467,8 @@ add_index_entry(dl_pq_wleaf *leaf, dl_error *err) {
         at[1] = b.min_len;
         at[2] = b.max_off;
         at[3] = b.max_len;
-        if (!b.has_min || !b.has_max) {
-            leaf->is_ci_valid = false;
+        if (!b.has_min || !b.has_max || leaf->page_stats.nan_count > 0) {
+            leaf->is_ci_valid = false; /* NaN: see fill_statistics */
         } else if (leaf->ci_last > 0) {
             const size_t *prev =
                 (const size_t *)(void *)leaf->ci_bound_at.data + 4 * (leaf->ci_last - 1);
@@ -682,11 +682,22 @@ arena_str(dl_arena *arena, const uint8_t *p, size_t len) {
     return dl_str_make(copy, copy != NULL ? len : 0);
 }
 
+/*
+ * The chunk's Statistics. A FLOAT/DOUBLE chunk holding NaN gets no min/max: the spec leaves
+ * NaN out of the bounds (and nan_count says it is there), but readers that predate nan_count
+ * -- parquet-mr, so Spark -- prune with them: `x > 5` skipped a chunk of {1, 3, NaN} whose
+ * max said 3, dropping the NaN row (parquet-mr itself writes NaN as the max). Without bounds,
+ * no reader prunes the chunk. Its pages get no ColumnIndex for the same reason
+ * (add_index_entry).
+ */
 static dl_status
 fill_statistics(dl_pq_wleaf *leaf, dl_arena *arena, dl_pq_statistics *st, dl_error *err) {
     memset(st, 0, sizeof(*st));
     st->null_count = leaf->chunk_stats.null_count;
     st->has_null_count = true;
+    if (leaf->chunk_stats.nan_count > 0) {
+        return DL_OK;
+    }
     dl_buf tmp;
     dl_buf_init(&tmp, leaf->chunk.alloc);
     dl_pq_wbounds b;

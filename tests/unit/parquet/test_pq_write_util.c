@@ -373,15 +373,18 @@ read_data_page(tw_chunk *c, const dl_pq_page_header *ph, const uint8_t *body, si
 
 /* ---- Checks -------------------------------------------------------------------------------- */
 
-/* True min and max of values [from, from + n) (NaN skipped); false when there is none. */
+/* True min and max of values [from, from + n); false when there is none, or when one is NaN
+ * (a chunk holding NaN gets no bounds: pq_write_page.c, fill_statistics). */
 static bool
 true_bounds(const tw_acc *a, size_t from, size_t n, dl_str *lo, dl_str *hi) {
     bool has = false;
     for (size_t i = from; i < from + n; i++) {
-        dl_str v = value_at(a, i);
-        if (is_nan_value(a->col.leaf, v)) {
-            continue;
+        if (is_nan_value(a->col.leaf, value_at(a, i))) {
+            return false;
         }
+    }
+    for (size_t i = from; i < from + n; i++) {
+        dl_str v = value_at(a, i);
         if (!has || compare(a->col.leaf, v, *lo) < 0) {
             *lo = v;
         }
