@@ -385,6 +385,26 @@ change_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     return commit_metadata(tx, s, &next, err);
 }
 
+/* Turning delta.enableRowTracking on for a table with files: Spark's protocol upgrade and
+ * backfill commits first (dl_delta_rt_prepare_enable); t then names the latest snapshot. */
+static dl_status
+prepare_row_tracking(dl_sql_binder *b, const dl_delta_metadata *md, const dl_delta_metadata *next,
+                     dl_sql_dml_target *t, dl_error *err) {
+    const char *key = "delta.enableRowTracking";
+    if (!dl_delta_metadata_config_bool(next, key, false) ||
+        dl_delta_metadata_config_bool(md, key, false)) {
+        return DL_OK;
+    }
+    dl_delta_snapshot *latest = NULL;
+    DL_TRY(dl_delta_rt_prepare_enable(t->table, t->snap, &latest, err));
+    if (latest == NULL) {
+        return DL_OK;
+    }
+    DL_TRY(dl_sql_hold_snapshot(b, latest, err));
+    t->snap = latest;
+    return DL_OK;
+}
+
 dl_status
 dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_sql_alter_kind kind = stmt->u.alter.kind;
@@ -405,6 +425,7 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     bool is_set = kind == DL_SQL_ALTER_SET_PROPS;
     dl_delta_metadata next = *md;
     DL_TRY(new_config(b, md, &stmt->u.alter.props, is_set, &next, err));
+    DL_TRY(prepare_row_tracking(b, md, &next, &t, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_delta_tx_set_operation(tx, is_set ? DL_DELTA_OP_SET_TBLPROPERTIES
