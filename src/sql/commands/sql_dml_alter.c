@@ -391,8 +391,10 @@ static dl_status
 prepare_row_tracking(dl_sql_binder *b, const dl_delta_metadata *md, const dl_delta_metadata *next,
                      dl_sql_dml_target *t, dl_error *err) {
     const char *key = "delta.enableRowTracking";
-    if (!dl_delta_metadata_config_bool(next, key, false) ||
-        dl_delta_metadata_config_bool(md, key, false)) {
+    const char *was = dl_delta_metadata_config(md, key);
+    const char *now = dl_delta_metadata_config(next, key);
+    if (now == NULL || !dl_str_eq_nocase(dl_str_from_cstr(now), DL_STR("true")) ||
+        (was != NULL && dl_str_eq_nocase(dl_str_from_cstr(was), DL_STR("true")))) {
         return DL_OK;
     }
     dl_delta_snapshot *latest = NULL;
