@@ -48,8 +48,9 @@ dl_delta_rt_hwm_parse(dl_str config, int64_t *out, dl_error *err) {
     }
     dl_json_doc_destroy(&doc);
     if (s != DL_OK) {
-        dl_error_prefix(err, "domainMetadata %s: configuration '%.*s' has no integer "
-                             "rowIdHighWaterMark",
+        dl_error_prefix(err,
+                        "domainMetadata %s: configuration '%.*s' has no integer "
+                        "rowIdHighWaterMark",
                         DL_DELTA_RT_DOMAIN, (int)DL_MIN(config.len, 200), config.ptr);
         return DL_ERR_CORRUPT;
     }
@@ -139,8 +140,8 @@ dl_delta_rt_metadata(const dl_delta_metadata *md, dl_arena *arena, const dl_delt
                      dl_error *err) {
     *out = md;
     bool is_enabled = dl_delta_metadata_config_bool(md, DL_DELTA_RT_ENABLE_KEY, false);
-    if (!is_enabled || (has_conf(md, DL_DELTA_RT_ID_COLUMN_KEY) &&
-                        has_conf(md, DL_DELTA_RT_VERSION_COLUMN_KEY))) {
+    if (!is_enabled ||
+        (has_conf(md, DL_DELTA_RT_ID_COLUMN_KEY) && has_conf(md, DL_DELTA_RT_VERSION_COLUMN_KEY))) {
         return DL_OK;
     }
     DL_CHECK(!dl_delta_metadata_config_bool(md, DL_DELTA_RT_SUSPENDED_KEY, false), err,
@@ -190,8 +191,8 @@ dl_delta_rt_check_enabling(const dl_delta_tx *tx, const dl_delta_metadata *md, d
     size_t n = dl_delta_snapshot_file_count(tx->snap);
     for (size_t i = 0; i < n; i++) {
         const dl_delta_file *f = dl_delta_snapshot_file(tx->snap, i);
-        bool is_ok = (f->base_row_id >= 0 && f->default_row_commit_version >= 0) ||
-                     is_replaced(tx, f);
+        bool is_ok =
+            (f->base_row_id >= 0 && f->default_row_commit_version >= 0) || is_replaced(tx, f);
         DL_CHECK(is_ok, err, DL_ERR_INVALID_ARG,
                  "%s: delta.enableRowTracking cannot be set while the live file '%s' has no "
                  "baseRowId (PROTOCOL.md \"Writer Requirements for Row Tracking\": backfill "
@@ -314,31 +315,35 @@ protocol_text(const dl_delta_protocol *p, dl_arena *arena, const char **out, dl_
     return s;
 }
 
+/* snap's protocol with the rowTracking and domainMetadata writer features, in tx's arena. */
+static dl_status
+wanted_protocol(dl_delta_tx *tx, dl_delta_snapshot *snap, dl_delta_protocol *out, dl_error *err) {
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
+    dl_delta_kv *conf =
+        dl_arena_alloc_array(&tx->arena, (size_t)md->n_configuration + 2, sizeof(*conf));
+    DL_CHECK(conf != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < md->n_configuration; i++) {
+        conf[i] = md->configuration[i];
+    }
+    conf[md->n_configuration] =
+        (dl_delta_kv){.key = "delta.feature.rowTracking", .value = "supported"};
+    conf[md->n_configuration + 1] =
+        (dl_delta_kv){.key = "delta.feature.domainMetadata", .value = "supported"};
+    dl_delta_metadata wanted = *md;
+    wanted.configuration = conf;
+    wanted.n_configuration = md->n_configuration + 2;
+    return dl_delta_protocol_for_metadata(&wanted, dl_delta_snapshot_schema(snap),
+                                          dl_delta_snapshot_protocol(snap), &tx->arena, out, err);
+}
+
 /* The UPGRADE PROTOCOL commit that adds rowTracking (and domainMetadata) to snap's protocol. */
 static dl_status
 upgrade_protocol(dl_delta_table *table, dl_delta_snapshot *snap, dl_error *err) {
-    const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(table, snap, NULL, &tx, err));
-    dl_delta_kv *conf =
-        dl_arena_alloc_array(&tx->arena, (size_t)md->n_configuration + 2, sizeof(*conf));
-    dl_status s = conf != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-    dl_delta_metadata wanted = *md;
     dl_delta_protocol p;
     const char *text = NULL;
-    if (s == DL_OK) {
-        for (int32_t i = 0; i < md->n_configuration; i++) {
-            conf[i] = md->configuration[i];
-        }
-        conf[md->n_configuration] =
-            (dl_delta_kv){.key = "delta.feature.rowTracking", .value = "supported"};
-        conf[md->n_configuration + 1] =
-            (dl_delta_kv){.key = "delta.feature.domainMetadata", .value = "supported"};
-        wanted.configuration = conf;
-        wanted.n_configuration = md->n_configuration + 2;
-        s = dl_delta_protocol_for_metadata(&wanted, dl_delta_snapshot_schema(snap),
-                                           dl_delta_snapshot_protocol(snap), &tx->arena, &p, err);
-    }
+    dl_status s = wanted_protocol(tx, snap, &p, err);
     if (s == DL_OK) {
         s = protocol_text(&p, &tx->arena, &text, err);
     }

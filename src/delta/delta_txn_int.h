@@ -199,10 +199,10 @@ dl_delta_cm_mode dl_delta_md_cm_mode(const dl_delta_metadata *md);
 
 /* ---- Row tracking (delta_rowtrack.c) --------------------------------------------------- */
 
-#define DL_DELTA_RT_DOMAIN        "delta.rowTracking"
-#define DL_DELTA_RT_SUSPENDED_KEY "delta.rowTrackingSuspended"
-#define DL_DELTA_RT_ENABLE_KEY    "delta.enableRowTracking"
-#define DL_DELTA_RT_ID_COLUMN_KEY "delta.rowTracking.materializedRowIdColumnName"
+#define DL_DELTA_RT_DOMAIN             "delta.rowTracking"
+#define DL_DELTA_RT_SUSPENDED_KEY      "delta.rowTrackingSuspended"
+#define DL_DELTA_RT_ENABLE_KEY         "delta.enableRowTracking"
+#define DL_DELTA_RT_ID_COLUMN_KEY      "delta.rowTracking.materializedRowIdColumnName"
 #define DL_DELTA_RT_VERSION_COLUMN_KEY "delta.rowTracking.materializedRowCommitVersionColumnName"
 
 /* md itself, or (in arena) md with the materialized column names Spark assigns

@@ -301,11 +301,7 @@ changed_field(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
         if (dl_vec_type_equal(to, f->type)) {
             return DL_OK;
         }
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "cannot change column `%s` of %s from %s to another type: type "
-                         "widening is not supported yet (rewrite the table with CREATE OR "
-                         "REPLACE TABLE ... AS SELECT and a CAST)",
-                         f->name, t->display, dl_vec_type_name(f->type->id));
+        return dl_sql_widen_field(b, t, f, to, stmt->loc, out, err);
     }
     case DL_SQL_CHANGE_SET_NOT_NULL:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
@@ -375,7 +371,11 @@ change_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_CHANGE_COLUMN);
     /* Spark's parameters: the column's new field as JSON text, and the position when moved. */
     dl_str json;
-    dl_status s = dl_sql_dml_field_json(b, &moved.field, &json, err);
+    dl_delta_field shown = moved.field;
+    if (stmt->u.alter.change == DL_SQL_CHANGE_TYPE) {
+        shown.metadata = f->metadata; /* Delta's parameter omits the new delta.typeChanges */
+    }
+    dl_status s = dl_sql_dml_field_json(b, &shown, &json, err);
     s = s == DL_OK ? dl_delta_tx_param_string(tx, "column", json.ptr, err) : s;
     if (s == DL_OK && stmt->u.alter.change == DL_SQL_CHANGE_POSITION) {
         const char *pos = position_text(b, moved.is_first, moved.after);

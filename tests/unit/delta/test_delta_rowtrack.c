@@ -29,23 +29,13 @@ stage_rows(dl_delta_tx *tx, const char *path, const char *stats, dl_error *err) 
     return dl_delta_tx_add(tx, &add, err);
 }
 
-static const dl_delta_file *
-file_named(const dl_delta_snapshot *snap, const char *path) {
-    for (size_t i = 0; i < dl_delta_snapshot_file_count(snap); i++) {
-        if (dl_str_eq_cstr(dl_delta_snapshot_file(snap, i)->path, path)) {
-            return dl_delta_snapshot_file(snap, i);
-        }
-    }
-    return NULL;
-}
-
 /* The base row id and default commit version of path in the latest snapshot ({-2, -2} when
  * the file is not live). */
 static void
 ids_of(tl_table *t, const char *path, int64_t out[2]) {
     dl_error err;
     dl_delta_snapshot *snap = tw_latest(t, &err);
-    const dl_delta_file *f = snap != NULL ? file_named(snap, path) : NULL;
+    const dl_delta_file *f = snap != NULL ? tw_file_named(snap, path) : NULL;
     out[0] = f != NULL ? f->base_row_id : -2;
     out[1] = f != NULL ? f->default_row_commit_version : -2;
     dl_delta_snapshot_unref(snap);
@@ -56,11 +46,25 @@ static const char *
 hwm_config(tl_table *t, char *buf, size_t cap) {
     dl_error err;
     dl_delta_snapshot *snap = tw_latest(t, &err);
-    const char *conf = snap != NULL ? dl_delta_snapshot_domain_config(snap, "delta.rowTracking")
-                                    : NULL;
+    const char *conf =
+        snap != NULL ? dl_delta_snapshot_domain_config(snap, "delta.rowTracking") : NULL;
     (void)snprintf(buf, cap, "%s", conf != NULL ? conf : "");
     dl_delta_snapshot_unref(snap);
     return buf;
+}
+
+/* A table partitioned by p (configuration conf) with one file p=1/a.parquet of rows rows. */
+static bool
+table_with_a(tl_table *t, const dl_delta_kv *conf, int32_t n_conf, int64_t rows) {
+    dl_error err;
+    dl_delta_kv pv[] = {{"p", "1"}};
+    if (!tl_table_new(t) ||
+        tw_create(t, TW_SCHEMA_ID_P, parts_p, 1, conf, n_conf, NULL, &err) != DL_OK ||
+        tw_append(t, "p=1/a.parquet", pv, 1, rows, NULL, NULL, &err) != DL_OK) {
+        printf("  setup: %s\n", err.msg);
+        return false;
+    }
+    return true;
 }
 
 TEST(test_appends_number_rows_from_the_high_water_mark) {
@@ -68,9 +72,7 @@ TEST(test_appends_number_rows_from_the_high_water_mark) {
     dl_error err;
     char buf[128];
     dl_delta_kv pv[] = {{"p", "1"}};
-    CHECK(tl_table_new(&t));
-    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, parts_p, 1, rt_on, 1, NULL, &err), &err);
-    CHECK_OK(tw_append(&t, "p=1/a.parquet", pv, 1, 5, NULL, NULL, &err), &err);
+    CHECK(table_with_a(&t, rt_on, 1, 5));
     CHECK_OK(tw_append(&t, "p=1/b.parquet", pv, 1, 3, NULL, NULL, &err), &err);
     int64_t a[2], b[2];
     ids_of(&t, "p=1/a.parquet", a);
@@ -79,7 +81,8 @@ TEST(test_appends_number_rows_from_the_high_water_mark) {
     CHECK_INT_EQ(a[1], 1);
     CHECK_INT_EQ(b[0], 5);
     CHECK_INT_EQ(b[1], 2);
-    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)), "{\"rowIdHighWaterMark\":7,\"domainName\":\"delta.rowTracking\"}");
+    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)),
+                 "{\"rowIdHighWaterMark\":7,\"domainName\":\"delta.rowTracking\"}");
     CHECK_INT_EQ(tw_count_actions(&t, 2, "domainMetadata"), 1);
     dl_delta_snapshot *snap = tw_latest(&t, &err);
     CHECK(snap != NULL);
@@ -103,10 +106,7 @@ TEST(test_concurrent_append_retries_with_fresh_row_ids) {
     tl_table t;
     dl_error err;
     char buf[128];
-    dl_delta_kv pv[] = {{"p", "1"}};
-    CHECK(tl_table_new(&t));
-    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, parts_p, 1, rt_on, 1, NULL, &err), &err);
-    CHECK_OK(tw_append(&t, "p=1/a.parquet", pv, 1, 5, NULL, NULL, &err), &err);
+    CHECK(table_with_a(&t, rt_on, 1, 5));
     dl_delta_snapshot *snap = tw_latest(&t, &err);
     CHECK(snap != NULL);
     dl_delta_tx *winner = NULL;
@@ -131,7 +131,8 @@ TEST(test_concurrent_append_retries_with_fresh_row_ids) {
     CHECK_INT_EQ(w[1], 2);
     CHECK_INT_EQ(l[0], 8);
     CHECK_INT_EQ(l[1], 3);
-    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)), "{\"rowIdHighWaterMark\":9,\"domainName\":\"delta.rowTracking\"}");
+    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)),
+                 "{\"rowIdHighWaterMark\":9,\"domainName\":\"delta.rowTracking\"}");
     CHECK_LOG(&t);
     tl_table_free(&t);
 }
@@ -141,9 +142,7 @@ TEST(test_enabling_on_a_table_with_files_backfills_their_ids) {
     dl_error err;
     char buf[128];
     dl_delta_kv pv[] = {{"p", "1"}};
-    CHECK(tl_table_new(&t));
-    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, parts_p, 1, NULL, 0, NULL, &err), &err);
-    CHECK_OK(tw_append(&t, "p=1/a.parquet", pv, 1, 5, NULL, NULL, &err), &err);
+    CHECK(table_with_a(&t, NULL, 0, 5));
     CHECK_OK(tw_append(&t, "p=1/b.parquet", pv, 1, 3, NULL, NULL, &err), &err);
     int64_t a[2];
     ids_of(&t, "p=1/a.parquet", a);
@@ -172,7 +171,8 @@ TEST(test_enabling_on_a_table_with_files_backfills_their_ids) {
     CHECK(a[0] == 0 ? b[0] == 5 : (b[0] == 0 && a[0] == 3));
     CHECK_INT_EQ(a[1], 3);
     CHECK_INT_EQ(b[1], 3);
-    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)), "{\"rowIdHighWaterMark\":7,\"domainName\":\"delta.rowTracking\"}");
+    CHECK_STR_EQ(hwm_config(&t, buf, sizeof(buf)),
+                 "{\"rowIdHighWaterMark\":7,\"domainName\":\"delta.rowTracking\"}");
     CHECK_OK(tw_append(&t, "p=1/c.parquet", pv, 1, 2, NULL, NULL, &err), &err);
     int64_t c[2];
     ids_of(&t, "p=1/c.parquet", c);
@@ -186,10 +186,7 @@ TEST(test_prepare_enable_upgrades_then_backfills_as_spark) {
     tl_table t;
     dl_error err;
     char buf[128];
-    dl_delta_kv pv[] = {{"p", "1"}};
-    CHECK(tl_table_new(&t));
-    CHECK_OK(tw_create(&t, TW_SCHEMA_ID_P, parts_p, 1, NULL, 0, NULL, &err), &err);
-    CHECK_OK(tw_append(&t, "p=1/a.parquet", pv, 1, 5, NULL, NULL, &err), &err);
+    CHECK(table_with_a(&t, NULL, 0, 5));
     dl_delta_snapshot *snap = tw_latest(&t, &err);
     CHECK(snap != NULL);
     dl_delta_snapshot *latest = NULL;
@@ -199,8 +196,8 @@ TEST(test_prepare_enable_upgrades_then_backfills_as_spark) {
     CHECK_INT_EQ(dl_delta_snapshot_version(latest), 3);
     CHECK(dl_delta_protocol_has_feature(dl_delta_snapshot_protocol(latest),
                                         DL_DELTA_FEATURE_ROW_TRACKING));
-    CHECK(dl_delta_metadata_config(dl_delta_snapshot_metadata(latest),
-                                   "delta.enableRowTracking") == NULL);
+    CHECK(dl_delta_metadata_config(dl_delta_snapshot_metadata(latest), "delta.enableRowTracking") ==
+          NULL);
     dl_delta_snapshot *again = NULL;
     CHECK_OK(dl_delta_rt_prepare_enable(t.table, latest, &again, &err), &err);
     CHECK(again == NULL);
