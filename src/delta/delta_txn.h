@@ -309,6 +309,17 @@ DL_NODISCARD dl_status dl_delta_tx_set_domain(dl_delta_tx *tx, const char *domai
                                               const char *configuration, bool is_removed,
                                               dl_error *err);
 
+/*
+ * Prepares an existing table for the commit that sets delta.enableRowTracking = true, as Spark
+ * does before it: an UPGRADE PROTOCOL commit adding the rowTracking and domainMetadata writer
+ * features when the protocol lacks them, then a ROW TRACKING BACKFILL commit (batchId 0) that
+ * re-adds every live file without baseRowId (dataChange false), the commit assigning the ids
+ * (PROTOCOL.md "Writer Requirements for Row Tracking"). *out_snap: the latest snapshot after
+ * them (a reference the caller releases), or NULL when nothing needed committing.
+ */
+DL_NODISCARD dl_status dl_delta_rt_prepare_enable(dl_delta_table *table, dl_delta_snapshot *snap,
+                                                  dl_delta_snapshot **out_snap, dl_error *err);
+
 /* ---- What it read (for conflict detection) ---------------------------------------------- */
 
 /* The snapshot's version for app_id (and records the appId as read); *out_found false when

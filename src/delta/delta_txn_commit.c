@@ -77,7 +77,7 @@ check_field_names(const dl_delta_field *fields, int32_t n, dl_error *err) {
 static dl_status
 plan_metadata(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
     if (tx->has_metadata) {
-        plan->metadata = &tx->metadata;
+        DL_TRY(dl_delta_rt_metadata(&tx->metadata, &tx->arena, &plan->metadata, err));
         plan->is_metadata_written = true;
         DL_TRY(dl_delta_schema_parse(dl_str_from_cstr(tx->metadata.schema_string), &tx->arena,
                                      &plan->schema, err));
@@ -237,6 +237,9 @@ check_rules(dl_delta_tx *tx, const dl_delta_tx_plan *plan, dl_error *err) {
         }
     }
     DL_TRY(check_partition_values(tx, plan, err));
+    if (tx->has_metadata) {
+        DL_TRY(dl_delta_rt_check_enabling(tx, plan->metadata, err));
+    }
     return check_dv_rule(tx, err);
 }
 
@@ -265,9 +268,11 @@ plan_isolation(const dl_delta_tx *tx, dl_delta_tx_plan *plan) {
     plan->is_blind_append = tx->removes.n == 0 && tx->cdcs.n == 0 && !has_read;
 }
 
+/* The lines after commitInfo, protocol and metaData; rt_line (or NULL) is the row tracking
+ * domain of the attempt. */
 static dl_status
-plan_body(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
-    dl_buf *out = &plan->body;
+body_lines(dl_delta_tx *tx, const dl_delta_tx_plan *plan, const dl_buf *rt_line, dl_buf *out,
+           dl_error *err) {
     int64_t ts = plan->first_attempt_ms;
     const dl_delta_tx_app *apps = tx->apps.items;
     for (size_t i = 0; i < tx->apps.n; i++) {
@@ -289,7 +294,21 @@ plan_body(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
     for (size_t i = 0; i < tx->cdcs.n; i++) {
         DL_TRY(dl_delta_json_cdc_line(out, &cdcs[i], err));
     }
+    if (rt_line != NULL) {
+        DL_TRY(dl_buf_append(out, rt_line->data, rt_line->len, err));
+    }
     return DL_OK;
+}
+
+/* Built once, unless the commit assigns row ids, whose values depend on the attempt. */
+static dl_status
+plan_body(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
+    plan->is_row_tracking = dl_delta_rt_is_assigning(plan->protocol, plan->metadata);
+    if (plan->is_row_tracking) {
+        DL_TRY(dl_delta_rt_plan(tx, &plan->rt_hwm, &plan->rt_floor, err));
+        return dl_delta_rt_check_copies(tx, plan->metadata, err);
+    }
+    return body_lines(tx, plan, NULL, &plan->body, err);
 }
 
 static bool
@@ -304,6 +323,9 @@ plan_build(dl_delta_tx *tx, dl_delta_tx_plan *plan, dl_error *err) {
     plan->first_attempt_ms = tx_now(tx);
     DL_TRY(plan_metadata(tx, plan, err));
     DL_TRY(plan_protocol(tx, plan, err));
+    if (dl_delta_rt_is_assigning(plan->protocol, plan->metadata)) {
+        DL_TRY(dl_delta_rt_backfill(tx, plan->metadata, err));
+    }
     DL_TRY(check_rules(tx, plan, err));
     plan->is_ict =
         dl_delta_md_is_ict(plan->metadata) &&
@@ -337,9 +359,23 @@ ict_enabling_metadata(const dl_delta_tx_plan *plan, int64_t version, int64_t ict
     return dl_delta_metadata_copy(md, conf, n, arena, out, err);
 }
 
+/* The body of an attempt that assigns row ids, the table's mark being hwm. */
+static dl_status
+row_tracking_body(dl_delta_tx *tx, const dl_delta_tx_plan *plan, int64_t version, int64_t hwm,
+                  dl_buf *out, dl_error *err) {
+    dl_buf rt_line;
+    dl_buf_init(&rt_line, tx->alloc);
+    dl_status s = dl_delta_rt_assign(tx, version, hwm, plan->rt_floor, &rt_line, err);
+    if (s == DL_OK) {
+        s = body_lines(tx, plan, &rt_line, out, err);
+    }
+    dl_buf_destroy(&rt_line);
+    return s;
+}
+
 static dl_status
 attempt_text(dl_delta_tx *tx, const dl_delta_tx_plan *plan, int64_t version, int64_t ict,
-             dl_arena *scratch, dl_buf *out, dl_error *err) {
+             int64_t hwm, dl_arena *scratch, dl_buf *out, dl_error *err) {
     dl_buf_reset(out);
     DL_TRY(dl_delta_json_commit_info_line(out, tx, plan, plan->is_ict ? ict : -1, err));
     if (plan->is_protocol_written) {
@@ -351,6 +387,9 @@ attempt_text(dl_delta_tx *tx, const dl_delta_tx_plan *plan, int64_t version, int
         DL_TRY(dl_delta_json_metadata_line(out, &md, err));
     } else if (plan->is_metadata_written) {
         DL_TRY(dl_delta_json_metadata_line(out, plan->metadata, err));
+    }
+    if (plan->is_row_tracking) {
+        return row_tracking_body(tx, plan, version, hwm, out, err);
     }
     return dl_buf_append(out, plan->body.data, plan->body.len, err);
 }
@@ -375,6 +414,7 @@ is_own_commit(dl_delta_tx *tx, int64_t version, dl_arena *scratch) {
 typedef struct attempt_state {
     int64_t version;   /* the version to try */
     int64_t prev_ts;   /* the previous commit's timestamp (ICT, or file time) */
+    int64_t rt_hwm;    /* the table's rowIdHighWaterMark, winners' included */
     bool is_committed; /* a winner turned out to be our own commit */
 } attempt_state;
 
@@ -396,6 +436,7 @@ resolve_winners(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st
         }
         DL_TRY(dl_delta_tx_winner_check(tx, plan, &w, err));
         st->prev_ts = DL_MAX(st->prev_ts, w.has_ict ? w.ict : w.mtime_ms);
+        st->rt_hwm = DL_MAX(st->rt_hwm, w.row_id_hwm);
         st->version++;
     }
 }
@@ -434,7 +475,7 @@ attempt_put(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st, dl
     int64_t now = tx_now(tx);
     int64_t ict = DL_MAX(now, st->prev_ts + 1);
     *out_ict = ict;
-    DL_TRY(attempt_text(tx, plan, st->version, ict, scratch, text, err));
+    DL_TRY(attempt_text(tx, plan, st->version, ict, st->rt_hwm, scratch, text, err));
     const char *path = commit_path(tx, st->version, scratch);
     DL_CHECK(path != NULL, err, DL_ERR_NOMEM, "out of memory committing version %lld of %s",
              (long long)st->version, tx->table->display);
@@ -449,7 +490,8 @@ attempt_put(dl_delta_tx *tx, const dl_delta_tx_plan *plan, attempt_state *st, dl
 static dl_status
 run_attempts(dl_delta_tx *tx, const dl_delta_tx_plan *plan, dl_delta_commit_result *res,
              dl_error *err) {
-    attempt_state st = {.version = tx->read_version + 1, .prev_ts = INT64_MIN + 1};
+    attempt_state st = {
+        .version = tx->read_version + 1, .prev_ts = INT64_MIN + 1, .rt_hwm = plan->rt_hwm};
     if (tx->snap != NULL) {
         st.prev_ts = dl_delta_snapshot_timestamp(tx->snap);
     }

@@ -120,6 +120,9 @@ visit_action(void *ctx, const dl_delta_action *a, int64_t line_no, dl_error *err
     case DL_DELTA_ACTION_TXN:
         return push_str(c, &w->app_ids, a->txn.app_id, err);
     case DL_DELTA_ACTION_DOMAIN_METADATA:
+        if (dl_str_eq_cstr(a->domain.domain, DL_DELTA_RT_DOMAIN) && !a->domain.is_removed) {
+            DL_TRY(dl_delta_rt_hwm_parse(a->domain.configuration, &w->row_id_hwm, err));
+        }
         return push_str(c, &w->domains, a->domain.domain, err);
     case DL_DELTA_ACTION_COMMIT_INFO:
         read_commit_info(c, &a->commit_info, err);
@@ -142,6 +145,7 @@ dl_delta_tx_winner_read(dl_delta_tx *tx, int64_t version, dl_arena *arena, dl_de
     DL_CHECK(path != NULL, err, DL_ERR_NOMEM, "out of memory reading a winning commit");
     memset(out, 0, sizeof(*out));
     out->version = version;
+    out->row_id_hwm = -1;
     out->operation = "";
     out->txn_id = "";
     dl_buf bytes;

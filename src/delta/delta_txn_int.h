@@ -49,6 +49,10 @@ typedef struct dl_delta_tx_file {
     bool has_drcv;
     int64_t drcv; /* defaultRowCommitVersion */
     const char *clustering_provider;
+    /* row tracking (delta_rowtrack.c): ids and version assigned by each commit attempt */
+    bool is_rt_fresh_id;
+    bool is_rt_fresh_version;
+    int64_t rt_rows; /* numRecords */
 } dl_delta_tx_file;
 
 typedef struct dl_delta_tx_app {
@@ -124,6 +128,9 @@ typedef struct dl_delta_tx_plan {
     bool is_ict_enabling;              /* ... and this commit turns them on for an old table */
     dl_delta_isolation isolation;
     bool is_blind_append;
+    bool is_row_tracking;     /* the commit assigns row ids (delta_rowtrack.c) */
+    int64_t rt_hwm;           /* the snapshot's rowIdHighWaterMark, -1 when none */
+    int64_t rt_floor;         /* the highest row id of adds that keep theirs, or -1 */
     int64_t first_attempt_ms; /* commitInfo.timestamp */
     dl_buf body;              /* the lines after commitInfo/protocol/metaData, built once */
 } dl_delta_tx_plan;
@@ -190,6 +197,59 @@ bool dl_delta_protocol_equal(const dl_delta_protocol *a, const dl_delta_protocol
 /* The column mapping mode md asks for (delta.columnMapping.mode). */
 dl_delta_cm_mode dl_delta_md_cm_mode(const dl_delta_metadata *md);
 
+/* ---- Row tracking (delta_rowtrack.c) --------------------------------------------------- */
+
+#define DL_DELTA_RT_DOMAIN             "delta.rowTracking"
+#define DL_DELTA_RT_SUSPENDED_KEY      "delta.rowTrackingSuspended"
+#define DL_DELTA_RT_ENABLE_KEY         "delta.enableRowTracking"
+#define DL_DELTA_RT_ID_COLUMN_KEY      "delta.rowTracking.materializedRowIdColumnName"
+#define DL_DELTA_RT_VERSION_COLUMN_KEY "delta.rowTracking.materializedRowCommitVersionColumnName"
+
+/* md itself, or (in arena) md with the materialized column names Spark assigns
+ * (_row-id-col-<uuid>, _row-commit-version-col-<uuid>) when it enables row tracking without
+ * them. */
+DL_NODISCARD dl_status dl_delta_rt_metadata(const dl_delta_metadata *md, dl_arena *arena,
+                                            const dl_delta_metadata **out, dl_error *err);
+
+/* A commit whose metaData turns delta.enableRowTracking on for an existing table: every live
+ * file must already have baseRowId and defaultRowCommitVersion, or be removed or re-added by
+ * this commit (the backfill). DL_ERR_INVALID_ARG naming the first file that has none. */
+DL_NODISCARD dl_status dl_delta_rt_check_enabling(const dl_delta_tx *tx,
+                                                  const dl_delta_metadata *md, dl_error *err);
+
+/* Whether a commit with this protocol and metadata assigns row ids (rowTracking supported and
+ * not suspended). */
+bool dl_delta_rt_is_assigning(const dl_delta_protocol *p, const dl_delta_metadata *md);
+
+/* The rowIdHighWaterMark of a delta.rowTracking configuration (-1 when config is empty);
+ * DL_ERR_CORRUPT when it has none. */
+DL_NODISCARD dl_status dl_delta_rt_hwm_parse(dl_str config, int64_t *out, dl_error *err);
+
+/* Before the first attempt: marks the adds whose ids and version the commit assigns, reads
+ * their numRecords, and returns the snapshot's mark and the highest id adds that keep theirs
+ * hold. DL_ERR_INVALID_ARG for an add without numRecords or a staged delta.rowTracking
+ * domain. */
+DL_NODISCARD dl_status dl_delta_rt_plan(dl_delta_tx *tx, int64_t *out_hwm, int64_t *out_floor,
+                                        dl_error *err);
+
+/* One attempt at version, the table's mark being hwm: numbers the fresh adds and appends the
+ * delta.rowTracking domainMetadata line to out when the mark moves. */
+DL_NODISCARD dl_status dl_delta_rt_assign(dl_delta_tx *tx, int64_t version, int64_t hwm,
+                                          int64_t floor, dl_buf *out, dl_error *err);
+
+/* DL_ERR_UNSUPPORTED when md has row tracking enabled and the commit's operation (UPDATE,
+ * MERGE, DELETE, OPTIMIZE, REORG, a WRITE that replaces rows by a predicate) writes rows into
+ * new files: their stable ids would need the materialized columns, which deltalite does not
+ * write yet. Call after dl_delta_rt_plan. */
+DL_NODISCARD dl_status dl_delta_rt_check_copies(const dl_delta_tx *tx, const dl_delta_metadata *md,
+                                                dl_error *err);
+
+/* The backfill of a commit that enables row tracking on an existing table: each live file
+ * without baseRowId that the commit does not touch is re-added (dataChange false), so the
+ * commit assigns its ids and version. */
+DL_NODISCARD dl_status dl_delta_rt_backfill(dl_delta_tx *tx, const dl_delta_metadata *md,
+                                            dl_error *err);
+
 /* ---- Staging helpers (delta_txn.c) ---------------------------------------------------- */
 
 /* The stats JSON text of a snapshot's file, copied into arena: from memory, or read back from
@@ -214,6 +274,7 @@ typedef struct dl_delta_tx_winner {
     const char *txn_id;    /* "" when absent */
     bool has_ict;
     int64_t ict;
+    int64_t row_id_hwm;      /* its delta.rowTracking rowIdHighWaterMark, -1 when none */
     dl_delta_tx_vec app_ids; /* const char * */
     dl_delta_tx_vec domains; /* const char * */
     dl_delta_tx_vec adds;    /* dl_delta_tx_file: path (decoded), pv */

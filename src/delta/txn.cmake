@@ -9,6 +9,7 @@ list(APPEND DL_DELTA_SOURCES
   delta_txn_json.c
   delta_txn_protocol.c
   delta_txn_util.c
+  delta_rowtrack.c
   delta_dv_dml.c
   delta_checkpoint_write.c
   delta_cleanup.c)

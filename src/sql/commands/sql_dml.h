@@ -26,6 +26,7 @@
 #include "base/buf.h"
 #include "base/hmap.h"
 #include "delta/delta_dv_dml.h"
+#include "json/json.h"
 #include "ops/ops.h"
 #include "sql/bind/sql_bind_int.h"
 
@@ -223,6 +224,17 @@ DL_NODISCARD dl_status dl_sql_dml_column_field(dl_sql_binder *b, const dl_sql_co
 DL_NODISCARD dl_status dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f,
                                                 dl_str comment, dl_delta_field *out, dl_error *err);
 
+/* Writes the new value of a metadata member; old is the member's value before (missing when
+ * absent). */
+typedef dl_status (*dl_sql_dml_meta_put_fn)(void *ctx, dl_json_writer *jw, dl_json_val old,
+                                            dl_error *err);
+
+/* out->metadata: f's metadata object with every member but key kept, then key with the value
+ * put writes (in the statement arena). */
+DL_NODISCARD dl_status dl_sql_dml_field_metadata_put(dl_sql_binder *b, const dl_delta_field *f,
+                                                     const char *key, dl_sql_dml_meta_put_fn put,
+                                                     void *ctx, dl_delta_field *out, dl_error *err);
+
 /* f as the JSON a schemaString holds for it ({"name":..,"type":..,"nullable":..,
  * "metadata":{..}}), in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_field_json(dl_sql_binder *b, const dl_delta_field *f, dl_str *out,
@@ -301,6 +313,18 @@ DL_NODISCARD dl_status dl_sql_dml_assign_value(dl_sql_binder *b, dl_sql_bexpr *v
                                                dl_sql_bexpr *old, dl_sql_dml_assign_mode mode,
                                                dl_sql_dml_dest dest, uint32_t loc,
                                                dl_sql_bexpr **out, dl_error *err);
+
+/* ---- type widening (sql_dml_widen.c) ---------------------------------------------------- */
+
+/* Whether Delta widens a column of type from to type to (PROTOCOL.md "Type Widening"). */
+bool dl_sql_widen_is_supported(const dl_type *from, const dl_type *to);
+
+/* f changed to type to by ALTER COLUMN ... TYPE on t: the type and delta.typeChanges in its
+ * metadata; DELTA_UNSUPPORTED_ALTER_TABLE_CHANGE_COL_OP (DL_ERR_UNSUPPORTED at loc) when the
+ * table does not enable type widening or the change is not a supported widening. */
+DL_NODISCARD dl_status dl_sql_widen_field(dl_sql_binder *b, const dl_sql_dml_target *t,
+                                          const dl_delta_field *f, const dl_type *to, uint32_t loc,
+                                          dl_delta_field *out, dl_error *err);
 
 /* schema as metaData.schemaString, in the statement arena. */
 DL_NODISCARD dl_status dl_sql_dml_schema_string(dl_sql_binder *b, const dl_delta_schema *schema,

@@ -301,11 +301,7 @@ changed_field(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target
         if (dl_vec_type_equal(to, f->type)) {
             return DL_OK;
         }
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "cannot change column `%s` of %s from %s to another type: type "
-                         "widening is not supported yet (rewrite the table with CREATE OR "
-                         "REPLACE TABLE ... AS SELECT and a CAST)",
-                         f->name, t->display, dl_vec_type_name(f->type->id));
+        return dl_sql_widen_field(b, t, f, to, stmt->loc, out, err);
     }
     case DL_SQL_CHANGE_SET_NOT_NULL:
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
@@ -375,7 +371,11 @@ change_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     dl_delta_tx_set_operation(tx, DL_DELTA_OP_CHANGE_COLUMN);
     /* Spark's parameters: the column's new field as JSON text, and the position when moved. */
     dl_str json;
-    dl_status s = dl_sql_dml_field_json(b, &moved.field, &json, err);
+    dl_delta_field shown = moved.field;
+    if (stmt->u.alter.change == DL_SQL_CHANGE_TYPE) {
+        shown.metadata = f->metadata; /* Delta's parameter omits the new delta.typeChanges */
+    }
+    dl_status s = dl_sql_dml_field_json(b, &shown, &json, err);
     s = s == DL_OK ? dl_delta_tx_param_string(tx, "column", json.ptr, err) : s;
     if (s == DL_OK && stmt->u.alter.change == DL_SQL_CHANGE_POSITION) {
         const char *pos = position_text(b, moved.is_first, moved.after);
@@ -383,6 +383,28 @@ change_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
                         : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     }
     return commit_metadata(tx, s, &next, err);
+}
+
+/* Turning delta.enableRowTracking on for a table with files: Spark's protocol upgrade and
+ * backfill commits first (dl_delta_rt_prepare_enable); t then names the latest snapshot. */
+static dl_status
+prepare_row_tracking(dl_sql_binder *b, const dl_delta_metadata *md, const dl_delta_metadata *next,
+                     dl_sql_dml_target *t, dl_error *err) {
+    const char *key = "delta.enableRowTracking";
+    const char *was = dl_delta_metadata_config(md, key);
+    const char *now = dl_delta_metadata_config(next, key);
+    if (now == NULL || !dl_str_eq_nocase(dl_str_from_cstr(now), DL_STR("true")) ||
+        (was != NULL && dl_str_eq_nocase(dl_str_from_cstr(was), DL_STR("true")))) {
+        return DL_OK;
+    }
+    dl_delta_snapshot *latest = NULL;
+    DL_TRY(dl_delta_rt_prepare_enable(t->table, t->snap, &latest, err));
+    if (latest == NULL) {
+        return DL_OK;
+    }
+    DL_TRY(dl_sql_hold_snapshot(b, latest, err));
+    t->snap = latest;
+    return DL_OK;
 }
 
 dl_status
@@ -405,6 +427,7 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     bool is_set = kind == DL_SQL_ALTER_SET_PROPS;
     dl_delta_metadata next = *md;
     DL_TRY(new_config(b, md, &stmt->u.alter.props, is_set, &next, err));
+    DL_TRY(prepare_row_tracking(b, md, &next, &t, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_delta_tx_set_operation(tx, is_set ? DL_DELTA_OP_SET_TBLPROPERTIES

@@ -21,11 +21,9 @@ arena_text(dl_sql_binder *b, const dl_buf *text, dl_str *out, dl_error *err) {
 }
 
 dl_status
-dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f, dl_str comment,
-                         dl_delta_field *out, dl_error *err) {
-    *out = *f;
-    out->comment = dl_arena_strndup(b->arena, comment.ptr, comment.len);
-    DL_CHECK(out->comment != NULL, err, DL_ERR_NOMEM, "out of memory");
+dl_sql_dml_field_metadata_put(dl_sql_binder *b, const dl_delta_field *f, const char *key,
+                              dl_sql_dml_meta_put_fn put, void *ctx, dl_delta_field *out,
+                              dl_error *err) {
     dl_json_doc doc;
     dl_json_doc_init(&doc, b->exec->alloc);
     dl_buf text;
@@ -35,23 +33,39 @@ dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f, dl_str comme
     dl_str old = f->metadata.len > 0 ? f->metadata : DL_STR("{}");
     dl_status s = dl_json_doc_parse(&doc, old.ptr, old.len, err);
     s = s == DL_OK ? dl_json_writer_begin_object(&jw, err) : s;
-    dl_json_iter it = dl_json_val_iter(dl_json_doc_root(&doc));
-    dl_str key;
+    dl_json_val root = dl_json_doc_root(&doc);
+    dl_json_iter it = dl_json_val_iter(root);
+    dl_str name;
     dl_json_val v;
-    while (s == DL_OK && dl_json_iter_next(&it, &key, &v)) {
-        if (!dl_str_eq(key, DL_STR("comment"))) {
-            s = dl_json_writer_key(&jw, key, err);
+    while (s == DL_OK && dl_json_iter_next(&it, &name, &v)) {
+        if (!dl_str_eq_cstr(name, key)) {
+            s = dl_json_writer_key(&jw, name, err);
             s = s == DL_OK ? dl_json_writer_value(&jw, v, err) : s;
         }
     }
-    s = s == DL_OK ? dl_json_writer_key_cstr(&jw, "comment", err) : s;
-    s = s == DL_OK ? dl_json_writer_string(&jw, comment, err) : s;
+    s = s == DL_OK ? dl_json_writer_key_cstr(&jw, key, err) : s;
+    s = s == DL_OK ? put(ctx, &jw, dl_json_obj_get(root, key), err) : s;
     s = s == DL_OK ? dl_json_writer_end_object(&jw, err) : s;
     s = s == DL_OK ? arena_text(b, &text, &out->metadata, err) : s;
     dl_json_writer_destroy(&jw);
     dl_buf_destroy(&text);
     dl_json_doc_destroy(&doc);
     return s;
+}
+
+static dl_status
+put_comment(void *ctx, dl_json_writer *jw, dl_json_val old, dl_error *err) {
+    (void)old;
+    return dl_json_writer_string(jw, *(const dl_str *)ctx, err);
+}
+
+dl_status
+dl_sql_dml_field_comment(dl_sql_binder *b, const dl_delta_field *f, dl_str comment,
+                         dl_delta_field *out, dl_error *err) {
+    *out = *f;
+    out->comment = dl_arena_strndup(b->arena, comment.ptr, comment.len);
+    DL_CHECK(out->comment != NULL, err, DL_ERR_NOMEM, "out of memory");
+    return dl_sql_dml_field_metadata_put(b, f, "comment", put_comment, &comment, out, err);
 }
 
 dl_status

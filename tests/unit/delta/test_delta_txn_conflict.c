@@ -45,16 +45,6 @@ stage_add(dl_delta_tx *tx, const char *path, const char *p, bool data_change, dl
     return dl_delta_tx_add(tx, &add, err);
 }
 
-static const dl_delta_file *
-file_named(const dl_delta_snapshot *snap, const char *path) {
-    for (size_t i = 0; i < dl_delta_snapshot_file_count(snap); i++) {
-        if (dl_str_eq_cstr(dl_delta_snapshot_file(snap, i)->path, path)) {
-            return dl_delta_snapshot_file(snap, i);
-        }
-    }
-    return NULL;
-}
-
 /* Two transactions from the table's latest snapshot. */
 typedef struct pair {
     dl_delta_snapshot *snap;
@@ -111,9 +101,9 @@ read_table_against_append(dl_delta_isolation level, dl_status want, dl_delta_con
     dl_delta_tx_set_isolation(p.loser, level);
     dl_delta_tx_set_operation(p.loser, DL_DELTA_OP_UPDATE);
     dl_delta_tx_read_whole_table(p.loser);
-    CHECK_OK(
-        dl_delta_tx_remove_snapshot_file(p.loser, file_named(p.snap, "p=2/b.parquet"), true, &err),
-        &err);
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(p.loser, tw_file_named(p.snap, "p=2/b.parquet"), true,
+                                              &err),
+             &err);
     CHECK_OK(stage_add(p.loser, "p=2/b2.parquet", "2", true, &err), &err);
     CHECK_OK(dl_delta_tx_commit(p.winner, NULL, &err), &err);
     CHECK_STATUS(dl_delta_tx_commit(p.loser, NULL, &err), want, &err);
@@ -208,7 +198,7 @@ TEST(test_delete_of_a_file_read_is_concurrent_delete_read) {
     pair p;
     CHECK(pair_begin(&t, &p));
     dl_error err;
-    const dl_delta_file *a = file_named(p.snap, "p=1/a.parquet");
+    const dl_delta_file *a = tw_file_named(p.snap, "p=1/a.parquet");
     CHECK_OK(dl_delta_tx_remove_snapshot_file(p.winner, a, true, &err), &err);
     CHECK_OK(dl_delta_tx_read_file(p.loser, "p=1/a.parquet", &err), &err);
     CHECK_OK(stage_add(p.loser, "p=1/derived.parquet", "1", true, &err), &err);
@@ -246,9 +236,9 @@ TEST(test_whole_table_read_conflicts_with_any_concurrent_delete) {
     pair p;
     CHECK(pair_begin(&t, &p));
     dl_error err;
-    CHECK_OK(
-        dl_delta_tx_remove_snapshot_file(p.winner, file_named(p.snap, "p=2/b.parquet"), true, &err),
-        &err);
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(p.winner, tw_file_named(p.snap, "p=2/b.parquet"),
+                                              true, &err),
+             &err);
     dl_delta_tx_read_whole_table(p.loser);
     dl_delta_tx_set_isolation(p.loser, DL_DELTA_ISOLATION_WRITE_SERIALIZABLE);
     CHECK_OK(stage_add(p.loser, "p=1/agg.parquet", "1", true, &err), &err);
@@ -268,9 +258,9 @@ TEST(test_compaction_without_data_change_ignores_concurrent_appends) {
     CHECK_OK(stage_add(p.winner, "p=1/c.parquet", "1", true, &err), &err);
     dl_delta_tx_set_operation(p.loser, DL_DELTA_OP_OPTIMIZE);
     dl_delta_tx_read_whole_table(p.loser);
-    CHECK_OK(
-        dl_delta_tx_remove_snapshot_file(p.loser, file_named(p.snap, "p=1/a.parquet"), false, &err),
-        &err);
+    CHECK_OK(dl_delta_tx_remove_snapshot_file(p.loser, tw_file_named(p.snap, "p=1/a.parquet"),
+                                              false, &err),
+             &err);
     CHECK_OK(stage_add(p.loser, "p=1/compacted.parquet", "1", false, &err), &err);
     CHECK_OK(dl_delta_tx_commit(p.winner, NULL, &err), &err);
     dl_delta_commit_result res;
@@ -289,7 +279,7 @@ TEST(test_compaction_fails_when_its_input_file_is_deleted_concurrently) {
     pair p;
     CHECK(pair_begin(&t, &p));
     dl_error err;
-    const dl_delta_file *a = file_named(p.snap, "p=1/a.parquet");
+    const dl_delta_file *a = tw_file_named(p.snap, "p=1/a.parquet");
     CHECK_OK(dl_delta_tx_remove_snapshot_file(p.winner, a, true, &err), &err);
     dl_delta_tx_set_operation(p.loser, DL_DELTA_OP_OPTIMIZE);
     CHECK_OK(dl_delta_tx_remove_snapshot_file(p.loser, a, false, &err), &err);

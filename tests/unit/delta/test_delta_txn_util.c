@@ -133,3 +133,13 @@ tw_count_actions(tl_table *t, int64_t version, const char *action) {
     }
     return n;
 }
+
+const dl_delta_file *
+tw_file_named(const dl_delta_snapshot *snap, const char *path) {
+    for (size_t i = 0; i < dl_delta_snapshot_file_count(snap); i++) {
+        if (dl_str_eq_cstr(dl_delta_snapshot_file(snap, i)->path, path)) {
+            return dl_delta_snapshot_file(snap, i);
+        }
+    }
+    return NULL;
+}

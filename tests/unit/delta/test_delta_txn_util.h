@@ -64,6 +64,9 @@ dl_status tw_append(tl_table *t, const char *path, const dl_delta_kv *pv, int32_
 /* The latest snapshot (NULL on failure, err set). */
 dl_delta_snapshot *tw_latest(tl_table *t, dl_error *err);
 
+/* The live file of snap at path, or NULL. */
+const dl_delta_file *tw_file_named(const dl_delta_snapshot *snap, const char *path);
+
 /* The text of _delta_log/<name> into buf (NUL-terminated); false when unreadable. */
 bool tw_read_log_file(tl_table *t, const char *name, char *buf, size_t cap);
 
