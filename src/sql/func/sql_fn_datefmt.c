@@ -211,6 +211,16 @@ put_text(dl_buf *out, const char *name, int count, dl_error *err) {
     return dl_buf_append(out, name, n, err);
 }
 
+/* 10^n for 0 <= n <= 18. */
+static int64_t
+pow10_i64(int n) {
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) {
+        p *= 10;
+    }
+    return p;
+}
+
 static dl_status
 format_item(const pat_item *it, const fmt_value *v, dl_buf *out, dl_error *err) {
     int c = it->count;
@@ -219,8 +229,15 @@ format_item(const pat_item *it, const fmt_value *v, dl_buf *out, dl_error *err) 
     case 'G':
         return dl_buf_append_cstr(out, c == 4 ? "Anno Domini" : "AD", err);
     case 'y':
-        return c == 2 ? put_num(out, dl_floor_mod(v->year, 100), 2, err)
-                      : put_num(out, v->year, c, err);
+        if (c == 2) {
+            return put_num(out, dl_floor_mod(v->year, 100), 2, err);
+        }
+        /* Four letters or more pad to c digits and sign a year that needs more (Java's
+         * SignStyle.EXCEEDS_PAD: 'yyyy' prints 10000 as +10000). */
+        if (c >= 4 && c < 19 && v->year > 0 && v->year >= pow10_i64(c)) {
+            DL_TRY(dl_buf_append(out, "+", 1, err));
+        }
+        return put_num(out, v->year, c, err);
     case 'M':
     case 'L':
         return c >= 3 ? put_text(out, month_names[v->month - 1], c, err)
