@@ -166,7 +166,7 @@ check_mode_change(const dl_delta_tx *tx, dl_delta_cm_mode from, dl_delta_cm_mode
     }
     if (to == DL_DELTA_CM_NONE) {
         dl_status s = dl_error_set(err, DL_ERR_UNSUPPORTED,
-                                   "table %s: removing column mapping (mode '%s' to 'none') is not "
+                                   "%s: removing column mapping (mode '%s' to 'none') is not "
                                    "supported by deltalite: Delta does it by rewriting every data "
                                    "file under the display names (REMOVE COLUMN MAPPING)",
                                    tx->table->display, mode_text(from));
@@ -176,7 +176,7 @@ check_mode_change(const dl_delta_tx *tx, dl_delta_cm_mode from, dl_delta_cm_mode
     }
     dl_status s = dl_error_set(err, DL_ERR_SCHEMA,
                                "[DELTA_UNSUPPORTED_COLUMN_MAPPING_MODE_CHANGE] Changing column "
-                               "mapping mode from '%s' to '%s' is not supported (table %s).",
+                               "mapping mode from '%s' to '%s' is not supported (%s).",
                                mode_text(from), mode_text(to), tx->table->display);
     dl_error_hint(err, "an existing table can go from 'none' to 'name' only; recreate the table "
                        "(CREATE TABLE ... AS SELECT) for another mode");
@@ -202,8 +202,8 @@ dl_delta_colmap_stage(dl_delta_tx *tx, dl_error *err) {
     const char *conf_max = dl_delta_metadata_config(&tx->metadata, MAX_ID_KEY);
     int64_t declared = 0;
     if (conf_max != NULL && !dl_delta_parse_version(dl_str_from_cstr(conf_max), &declared)) {
-        DL_FAIL(err, DL_ERR_CORRUPT, "table %s: %s is '%s', not a number", tx->table->display,
-                MAX_ID_KEY, conf_max);
+        DL_FAIL(err, DL_ERR_CORRUPT, "%s: %s is '%s', not a number", tx->table->display, MAX_ID_KEY,
+                conf_max);
     }
     if (!is_new && old != NULL) {
         const char *old_max = dl_delta_metadata_config(old, MAX_ID_KEY);

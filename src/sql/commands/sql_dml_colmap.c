@@ -162,11 +162,25 @@ require_mapping(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_targ
                      is_rename ? "Column rename" : "DROP COLUMN", t->display, t->display);
 }
 
+/* Spark's analyzer error for a column the table lacks, with the top-level columns offered. */
 static dl_status
 not_found(dl_sql_binder *b, const dl_sql_dml_target *t, const dl_sql_name *path, dl_error *err) {
-    DL_SQL_BIND_FAIL(b, path->parts[0].loc, DL_ERR_SQL_BIND, err,
-                     "[DELTA_COLUMN_NOT_FOUND] Unable to find the column `%s` of %s",
-                     path_text(b, path), t->display);
+    const dl_delta_schema *schema = dl_delta_snapshot_schema(t->snap);
+    dl_buf names;
+    dl_buf_init(&names, b->exec->alloc);
+    dl_status s = DL_OK;
+    for (int32_t i = 0; i < schema->n_fields && s == DL_OK; i++) {
+        s = dl_buf_appendf(&names, err, "%s`%s`", i > 0 ? ", " : "", schema->fields[i].name);
+    }
+    if (s == DL_OK) {
+        s = dl_sql_binder_fail(b, path->parts[0].loc, DL_ERR_SQL_BIND, err,
+                               "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or "
+                               "function parameter with name `%s` cannot be resolved. Did you "
+                               "mean one of the following? [%s] (table %s)",
+                               path_text(b, path), dl_buf_cstr(&names), t->display);
+    }
+    dl_buf_destroy(&names);
+    return s;
 }
 
 static dl_status
@@ -237,9 +251,9 @@ rename_column(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     }
     if (twins > 1) {
         DL_SQL_BIND_FAIL(b, to->loc, DL_ERR_SQL_BIND, err,
-                         "[DELTA_DUPLICATE_COLUMNS_FOUND] Cannot rename column %s to `%s` in %s: "
-                         "a column of that name exists",
-                         path_text(b, path), new_name, t.display);
+                         "[FIELD_ALREADY_EXISTS] Cannot rename column, because `%s` already "
+                         "exists in %s (renaming %s)",
+                         new_name, t.display, path_text(b, path));
     }
     DL_TRY(check_dependents(b, &t, path, "rename", err));
     const char *const *parts =
