@@ -106,7 +106,7 @@ map_columns(dl_ops_writer *w, dl_type_field *fields, dl_error *err) {
             if (!dl_vec_type_equal(ph.type->fields[c].type, schema->fields[c].type)) {
                 w->retype[d] = ph.type->fields[c].type;
             }
-            if (w->field_ids != NULL) {
+            if (w->field_ids != NULL && ph.field_ids != NULL) {
                 memcpy(&w->field_ids[w->n_field_ids], &ph.field_ids[at], n_ids * sizeof(int32_t));
                 w->n_field_ids += n_ids;
             }
