@@ -28,15 +28,6 @@ typedef struct path_edit {
     bool is_found;
 } path_edit;
 
-static dl_status
-struct_type_of(dl_sql_binder *b, const dl_delta_field *fields, int32_t n, const dl_type **out,
-               dl_error *err) {
-    dl_delta_schema s;
-    DL_TRY(dl_sql_dml_schema_of(b, fields, n, &s, err));
-    *out = s.type;
-    return DL_OK;
-}
-
 /* fields[0..n) with the edit applied at path part depth, into *out / *out_n. */
 static dl_status
 edit_fields(dl_sql_binder *b, const dl_delta_field *in, int32_t n, path_edit *e, uint32_t depth,
@@ -72,9 +63,12 @@ edit_fields(dl_sql_binder *b, const dl_delta_field *in, int32_t n, path_edit *e,
                          "struct type with a single field: `%s`; drop the struct column instead",
                          in[k].name);
     }
+    dl_delta_schema inside;
+    DL_TRY(dl_sql_dml_schema_of(b, kids, n_kids, &inside, err));
     fields[k].children = kids;
     fields[k].n_children = n_kids;
-    return struct_type_of(b, kids, n_kids, &fields[k].type, err);
+    fields[k].type = inside.type;
+    return DL_OK;
 }
 
 /* The dotted text of a name ("s.x"), in the statement's arena. */
