@@ -355,25 +355,6 @@ dl_delta_colmap_physical_of(const dl_delta_schema *schema, dl_delta_cm_mode mode
     return DL_OK;
 }
 
-const dl_delta_field *
-dl_delta_colmap_find_path(const dl_delta_schema *schema, const dl_str *names, int32_t n) {
-    dl_delta_field root = {
-        .type = schema->type, .children = schema->fields, .n_children = schema->n_fields};
-    const dl_delta_field *at = &root;
-    for (int32_t i = 0; i < n && at != NULL; i++) {
-        const dl_delta_field *next = NULL;
-        if (at->type == NULL || at->type->id == DL_VEC_TYPE_STRUCT) {
-            for (int32_t k = 0; k < at->n_children && next == NULL; k++) {
-                if (dl_str_eq_nocase(dl_str_from_cstr(at->children[k].name), names[i])) {
-                    next = &at->children[k];
-                }
-            }
-        }
-        at = next;
-    }
-    return at == &root ? NULL : at;
-}
-
 dl_status
 dl_delta_colmap_file_prefix(char out[3], dl_error *err) {
     static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

@@ -69,9 +69,4 @@ DL_NODISCARD dl_status dl_delta_colmap_physical_of(const dl_delta_schema *schema
  * in the log alone). out gets "Ab" and a NUL. */
 DL_NODISCARD dl_status dl_delta_colmap_file_prefix(char out[3], dl_error *err);
 
-/* The field at the dotted path names[0..n) of schema (ASCII case-insensitive, through
- * structs only), or NULL. */
-const dl_delta_field *dl_delta_colmap_find_path(const dl_delta_schema *schema, const dl_str *names,
-                                                int32_t n);
-
 #endif /* DL_DELTA_COLMAP_H */
