@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delta/delta_colmap.h"
 #include "delta/delta_txn_int.h"
 #include "json/json.h"
 
@@ -635,6 +636,7 @@ dl_delta_tx_set_metadata(dl_delta_tx *tx, const dl_delta_metadata *md, dl_error 
         DL_TRY(upgrade_for_pseudo(tx, md, &schema, err));
     }
     DL_TRY(dl_delta_metadata_copy(md, conf, n_conf, &tx->arena, &tx->metadata, err));
+    DL_TRY(dl_delta_colmap_stage(tx, err));
     tx->has_metadata = true;
     return DL_OK;
 }

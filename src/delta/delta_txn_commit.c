@@ -64,9 +64,9 @@ check_field_names(const dl_delta_field *fields, int32_t n, dl_error *err) {
                 "allowed in a column name of a Delta table without column mapping "
                 "(none of ' ,;{}()\\n\\t=' is)",
                 name, shown == &name[at] ? 1 : 2, shown);
-            dl_error_hint(err, "rename the column; Spark keeps such names only in tables with "
-                               "column mapping (TBLPROPERTIES ('delta.columnMapping.mode' = "
-                               "'name')), which deltalite cannot write yet");
+            dl_error_hint(err, "rename the column, or create the table with column mapping "
+                               "(TBLPROPERTIES ('delta.columnMapping.mode' = 'name')), which "
+                               "allows any name");
             return s;
         }
         DL_TRY(check_field_names(fields[i].children, fields[i].n_children, err));

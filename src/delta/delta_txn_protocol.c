@@ -11,7 +11,7 @@
  *   delta.constraints.<name>             checkConstraints   legacy writer 3
  *   delta.enableChangeDataFeed=true      changeDataFeed     legacy writer 4
  *   column metadata generation expr.     generatedColumns   legacy writer 4
- *   delta.columnMapping.mode name|id     columnMapping      legacy reader 2, writer 5
+ *   delta.columnMapping.mode name|id     columnMapping      reader 2, writer 7 (as Delta 4)
  *   column metadata delta.identity.*     identityColumns    legacy writer 6
  *   column metadata CURRENT_DEFAULT      allowColumnDefaults       table feature (writer)
  *   timestamp_ntz anywhere in the schema timestampNtz              table feature (reader+writer)
@@ -60,13 +60,16 @@ static const legacy_versions legacy[DL_DELTA_FEATURE_COUNT] = {
  * src/sql/commands/sql_dml_cdf.c). Row tracking: the commit assigns row ids and versions and
  * refuses what would need the materialized columns (delta_rowtrack.c). Type widening: files
  * are written in the schema's (wide) types and ALTER COLUMN records delta.typeChanges
- * (src/sql/commands/sql_dml_widen.c); the preview feature stays unsupported. */
+ * (src/sql/commands/sql_dml_widen.c); the preview feature stays unsupported. Column mapping:
+ * ids and physical names are assigned when a metaData is staged and every data file is written
+ * under physical names (delta_colmap.h). */
 #define SELF_HANDLED                                                                          \
     (FBIT(DL_DELTA_FEATURE_APPEND_ONLY) | FBIT(DL_DELTA_FEATURE_TIMESTAMP_NTZ) |              \
      FBIT(DL_DELTA_FEATURE_DELETION_VECTORS) | FBIT(DL_DELTA_FEATURE_DOMAIN_METADATA) |       \
      FBIT(DL_DELTA_FEATURE_IN_COMMIT_TIMESTAMP) | FBIT(DL_DELTA_FEATURE_V2_CHECKPOINT) |      \
      FBIT(DL_DELTA_FEATURE_VACUUM_PROTOCOL_CHECK) | FBIT(DL_DELTA_FEATURE_CHANGE_DATA_FEED) | \
-     FBIT(DL_DELTA_FEATURE_ROW_TRACKING) | FBIT(DL_DELTA_FEATURE_TYPE_WIDENING))
+     FBIT(DL_DELTA_FEATURE_ROW_TRACKING) | FBIT(DL_DELTA_FEATURE_TYPE_WIDENING) |         \
+     FBIT(DL_DELTA_FEATURE_COLUMN_MAPPING))
 
 /* ---- metadata and schema -------------------------------------------------------------- */
 
@@ -410,6 +413,13 @@ dl_delta_protocol_for_metadata(const dl_delta_metadata *md, const dl_delta_schem
     DL_TRY(pseudo_features(md, &need, &rv, &wv, err));
     bool is_tf_reader = rv >= 3;
     bool is_tf_writer = wv >= 7;
+    /* Delta 4 turns column mapping on with table features for the writer (2, 7 with
+     * writerFeatures columnMapping, invariants, appendOnly), not legacy (2, 5). */
+    if ((metadata_features(md) & FBIT(DL_DELTA_FEATURE_COLUMN_MAPPING)) != 0 &&
+        (base == NULL || !dl_delta_protocol_has_feature(base, DL_DELTA_FEATURE_COLUMN_MAPPING))) {
+        is_tf_writer = true;
+        need |= FBIT(DL_DELTA_FEATURE_APPEND_ONLY) | FBIT(DL_DELTA_FEATURE_INVARIANTS);
+    }
     for (int f = 0; f < DL_DELTA_FEATURE_COUNT; f++) {
         if ((need & FBIT(f)) == 0) {
             continue;

@@ -3,6 +3,7 @@
 # creation, checkpoint writing and expired log cleanup (src/delta/delta_txn.h).
 list(APPEND DL_DELTA_SOURCES
   delta_txn.c
+  delta_colmap.c
   delta_txn_commit.c
   delta_txn_conflict.c
   delta_txn_create.c

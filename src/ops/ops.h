@@ -77,6 +77,13 @@ typedef struct dl_ops_write_spec {
      * partition folders) and are named cdc-<5-digit file number>-<job uuid>.c000.snappy.parquet,
      * as Spark names them. */
     bool is_change_data;
+    /* Column mapping (delta_colmap.h): the table's schema and mode; NULL / DL_DELTA_CM_NONE for
+     * none. Under 'name' and 'id' files name their columns (nested fields too) by physical
+     * name and carry the columns' ids as Parquet field ids, and partition folders, partition
+     * values and statistics are keyed by physical names. Columns of schema that the mapping
+     * schema lacks keep their names. */
+    const dl_delta_schema *mapping_schema;
+    dl_delta_cm_mode mapping_mode;
     const dl_allocator *alloc; /* NULL = libc */
 } dl_ops_write_spec;
 

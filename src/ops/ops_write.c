@@ -7,6 +7,7 @@
  *
  *   <root>/part-00000-<job>.c000.snappy.parquet            unpartitioned
  *   <root>/p=1/q=a%2Fb/part-00001-<job>.c000.snappy.parquet partitioned by p, q
+ *   <root>/Ab/part-00002-<job>.c000.snappy.parquet          column mapping (random folder)
  *
  * The file number counts files across the whole write, so names never repeat within a job.
  * Every open file is a Parquet writer whose output stays invisible until closed; closed files
@@ -17,6 +18,7 @@
 
 #include "base/arena.h"
 #include "base/hmap.h"
+#include "delta/delta_colmap.h"
 #include "ops/ops_int.h"
 
 /* One partition seen by the writer. */
@@ -34,7 +36,11 @@ struct dl_ops_writer {
     const dl_type *data_type; /* STRUCT of the non-partition columns (the Parquet schema) */
     int32_t *data_cols;       /* input column of each data column */
     int32_t n_data;
-    int32_t *part_cols; /* input column of each partition column */
+    int32_t *part_cols;      /* input column of each partition column */
+    const char **part_names; /* each partition column's key (physical name) */
+    const dl_type **retype;  /* per data column: its physical type when a batch's differs */
+    int32_t *field_ids;      /* Parquet field ids of the data columns, or NULL */
+    size_t n_field_ids;
     slot **slots;
     int32_t n_slots, cap_slots;
     dl_hmap index; /* dir -> slot index */
@@ -58,6 +64,61 @@ now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Field ids a column of type t takes besides its own (dl_pq_write_field_count's walk). */
+static size_t
+inner_field_count(const dl_type *t) {
+    size_t n = 0;
+    switch (t->id) {
+    case DL_VEC_TYPE_STRUCT:
+        for (int32_t i = 0; i < t->n_fields; i++) {
+            n += 1 + inner_field_count(t->fields[i].type);
+        }
+        return n;
+    case DL_VEC_TYPE_ARRAY:
+        return 1 + inner_field_count(t->element);
+    case DL_VEC_TYPE_MAP:
+        return 2 + inner_field_count(t->key) + inner_field_count(t->value);
+    default:
+        return 0;
+    }
+}
+
+/* Physical names, types and field ids of the columns (column mapping; the logical ones
+ * otherwise): fills part_names, retype and field_ids, and the data fields' names and types. */
+static dl_status
+map_columns(dl_ops_writer *w, dl_type_field *fields, dl_error *err) {
+    const dl_type *schema = w->spec.schema;
+    dl_delta_colmap_physical ph;
+    DL_TRY(dl_delta_colmap_physical_of(w->spec.mapping_schema, w->spec.mapping_mode, schema,
+                                       &w->arena, &ph, err));
+    for (int32_t p = 0; p < w->spec.n_partition_columns; p++) {
+        w->part_names[p] = ph.type->fields[w->part_cols[p]].name;
+    }
+    if (ph.field_ids != NULL) {
+        w->field_ids = dl_arena_alloc_array(&w->arena, ph.n_field_ids + 1, sizeof(int32_t));
+        DL_CHECK(w->field_ids != NULL, err, DL_ERR_NOMEM, "out of memory starting a table write");
+    }
+    size_t at = 0;
+    for (int32_t c = 0, d = 0; c < schema->n_fields; c++) {
+        size_t n_ids = 1 + inner_field_count(schema->fields[c].type);
+        if (d < w->n_data && w->data_cols[d] == c) {
+            fields[d] = ph.type->fields[c];
+            if (!dl_vec_type_equal(ph.type->fields[c].type, schema->fields[c].type)) {
+                w->retype[d] = ph.type->fields[c].type;
+            }
+            if (w->field_ids != NULL && ph.field_ids != NULL) {
+                memcpy(&w->field_ids[w->n_field_ids], &ph.field_ids[at], n_ids * sizeof(int32_t));
+                w->n_field_ids += n_ids;
+            }
+            d++;
+        }
+        at += n_ids;
+    }
+    w->pq_opts.field_ids = w->field_ids;
+    w->pq_opts.n_field_ids = w->n_field_ids;
+    return DL_OK;
+}
+
 static dl_status
 build_columns(dl_ops_writer *w, dl_error *err) {
     const dl_type *schema = w->spec.schema;
@@ -68,7 +129,10 @@ build_columns(dl_ops_writer *w, dl_error *err) {
         dl_arena_alloc_zero(&w->arena, (size_t)(schema->n_fields + 1) * sizeof(*fields));
     w->view_cols =
         dl_arena_alloc_zero(&w->arena, (size_t)(schema->n_fields + 1) * sizeof(dl_vector *));
-    DL_CHECK(w->part_cols != NULL && w->data_cols != NULL && fields != NULL && w->view_cols != NULL,
+    w->part_names = dl_arena_alloc_zero(&w->arena, (size_t)(n_part + 1) * sizeof(char *));
+    w->retype = dl_arena_alloc_zero(&w->arena, (size_t)(schema->n_fields + 1) * sizeof(dl_type *));
+    DL_CHECK(w->part_cols != NULL && w->data_cols != NULL && fields != NULL &&
+                 w->view_cols != NULL && w->part_names != NULL && w->retype != NULL,
              err, DL_ERR_NOMEM, "out of memory starting a table write");
     for (int32_t p = 0; p < n_part; p++) {
         const char *name = w->spec.partition_columns[p];
@@ -90,6 +154,7 @@ build_columns(dl_ops_writer *w, dl_error *err) {
     DL_CHECK(w->n_data > 0, err, DL_ERR_SCHEMA,
              "every column of the table is a partition column: a Delta table needs at least one "
              "data column");
+    DL_TRY(map_columns(w, fields, err));
     return dl_vec_type_struct(&w->arena, fields, w->n_data, &w->data_type, err);
 }
 
@@ -169,7 +234,7 @@ row_key(dl_ops_writer *w, const dl_batch *batch, int64_t row, dl_error *err) {
     dl_buf_reset(&w->key);
     for (int32_t p = 0; p < w->spec.n_partition_columns; p++) {
         const dl_type_field *f = &w->spec.schema->fields[w->part_cols[p]];
-        DL_TRY(dl_ops_path_escape(dl_str_from_cstr(f->name), &w->key, err));
+        DL_TRY(dl_ops_path_escape(dl_str_from_cstr(w->part_names[p]), &w->key, err));
         DL_TRY(dl_buf_append_byte(&w->key, '=', err));
         DL_TRY(key_value(w, f, batch->cols[w->part_cols[p]], row, err));
         DL_TRY(dl_buf_append_byte(&w->key, '/', err));
@@ -190,7 +255,7 @@ slot_values(dl_ops_writer *w, const dl_batch *batch, int64_t row, slot *sl, dl_e
         dl_buf_reset(&text);
         bool is_null = false;
         s = dl_ops_partition_value(batch->cols[w->part_cols[p]], row, &text, &is_null, err);
-        sl->values[p].key = w->spec.schema->fields[w->part_cols[p]].name;
+        sl->values[p].key = w->part_names[p];
         if (s == DL_OK && !is_null) {
             sl->values[p].value = dl_arena_strndup(&w->arena, (const char *)text.data, text.len);
             s = sl->values[p].value != NULL ? DL_OK
@@ -256,8 +321,16 @@ remove_quietly(dl_ops_writer *w, const char *rel) {
 static dl_status
 open_file(dl_ops_writer *w, slot *sl, dl_error *err) {
     bool is_cdc = w->spec.is_change_data;
+    const char *dir = sl->dir;
+    char prefix[4];
+    if (w->spec.mapping_mode != DL_DELTA_CM_NONE) {
+        DL_TRY(dl_delta_colmap_file_prefix(prefix, err));
+        prefix[2] = '/';
+        prefix[3] = '\0';
+        dir = prefix;
+    }
     sl->path = dl_arena_printf(&w->arena, "%s%s%s-%05d-%s.c000.snappy.parquet",
-                               is_cdc ? "_change_data/" : "", sl->dir, is_cdc ? "cdc" : "part",
+                               is_cdc ? "_change_data/" : "", dir, is_cdc ? "cdc" : "part",
                                w->next_file_no++, w->spec.job_id);
     DL_CHECK(sl->path != NULL, err, DL_ERR_NOMEM, "out of memory naming a data file");
     const char *full = full_path(w, sl->path, err);
@@ -359,16 +432,37 @@ write_file_rows(dl_ops_writer *w, slot *sl, const dl_batch *batch, const uint32_
         DL_TRY(open_file(w, sl, err));
     }
     dl_vector **cols = w->view_cols;
+    dl_status s = DL_OK;
+    int32_t n_viewed = w->n_data;
     for (int32_t i = 0; i < w->n_data; i++) {
         cols[i] = batch->cols[w->data_cols[i]];
+        dl_vector *v = NULL;
+        if (w->retype[i] == NULL) {
+            continue;
+        }
+        /* a view of the column under its physical type (nested fields renamed) */
+        s = dl_vec_slice(cols[i], 0, cols[i]->length, &v, err);
+        if (s != DL_OK) {
+            n_viewed = i;
+            break;
+        }
+        v->type = w->retype[i];
+        cols[i] = v;
     }
-    dl_batch view = {.schema = w->data_type,
-                     .n_cols = w->n_data,
-                     .cols = cols,
-                     .count = n,
-                     .sel = sel,
-                     .alloc = batch->alloc};
-    dl_status s = dl_pq_writer_write(sl->pq, &view, err);
+    if (s == DL_OK) {
+        dl_batch view = {.schema = w->data_type,
+                         .n_cols = w->n_data,
+                         .cols = cols,
+                         .count = n,
+                         .sel = sel,
+                         .alloc = batch->alloc};
+        s = dl_pq_writer_write(sl->pq, &view, err);
+    }
+    for (int32_t i = 0; i < n_viewed; i++) {
+        if (w->retype[i] != NULL) {
+            dl_vec_unref(cols[i]);
+        }
+    }
     if (s != DL_OK) {
         dl_pq_writer_abort(sl->pq);
         sl->pq = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "delta/delta_colmap.h"
 #include "json/json.h"
 #include "sql/bind/sql_describe_int.h"
 
@@ -174,11 +175,6 @@ dl_sql_dml_hold_table(dl_sql_binder *b, dl_delta_table *table, dl_error *err) {
 static dl_status
 target_from_snapshot(dl_sql_binder *b, dl_sql_dml_target *t, uint32_t loc, dl_error *err) {
     dl_delta_snapshot *snap = t->snap;
-    if (dl_delta_snapshot_cm_mode(snap) != DL_DELTA_CM_NONE) {
-        DL_SQL_BIND_FAIL(b, loc, DL_ERR_UNSUPPORTED, err,
-                         "table %s uses column mapping, which deltalite cannot write yet",
-                         t->display);
-    }
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
     t->schema = dl_delta_snapshot_schema(snap)->type;
     if (t->schema == NULL) {
@@ -339,6 +335,10 @@ dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *
                                .job_id = job_id,
                                .data_change = true,
                                .alloc = b->exec->alloc};
+    if (t->snap != NULL) {
+        out->mapping_schema = dl_delta_snapshot_schema(t->snap);
+        out->mapping_mode = dl_delta_snapshot_cm_mode(t->snap);
+    }
     const dl_sql_session *ss = b->session;
     out->max_file_rows = dl_sql_session_get_i64(ss, "spark.sql.files.maxRecordsPerFile");
     out->row_group_bytes = dl_sql_session_get_i64(ss, "parquet.block.size");
@@ -351,7 +351,11 @@ dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
                   dl_ops_writer **out, dl_error *err) {
     dl_ops_write_spec spec;
     dl_sql_dml_write_spec(b, t, dl_delta_tx_id(tx), &spec);
-    dl_status s = dl_ops_writer_new(&spec, out, err);
+    /* a staged metaData (CREATE, schema evolution) decides the files' physical names */
+    dl_status s = dl_delta_colmap_tx_schema(tx, &spec.mapping_schema, &spec.mapping_mode, err);
+    if (s == DL_OK) {
+        s = dl_ops_writer_new(&spec, out, err);
+    }
     if (s != DL_OK) {
         dl_error_prefix(err, "table %s", t->display);
     }

@@ -505,6 +505,11 @@ DL_NODISCARD dl_status dl_sql_dml_update(dl_sql_binder *b, const dl_sql_stmt *st
 DL_NODISCARD dl_status dl_sql_dml_merge(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_restore(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
 DL_NODISCARD dl_status dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err);
+
+/* ALTER TABLE t RENAME COLUMN / DROP COLUMN[S] on a table with column mapping
+ * (sql_dml_colmap.c). */
+DL_NODISCARD dl_status dl_sql_dml_alter_colmap(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                               dl_error *err);
 /* VACUUM returns rows (the table's path; DRY RUN: the files it would delete) in *out. */
 DL_NODISCARD dl_status dl_sql_dml_vacuum(dl_sql_binder *b, const dl_sql_stmt *stmt,
                                          dl_sql_plan **out, dl_error *err);

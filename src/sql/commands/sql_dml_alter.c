@@ -12,8 +12,8 @@
  * a new metaData whose schema has the columns added (nullable: NOT NULL is refused, as Delta
  * refuses it; every existing column's metadata kept), operation ADD COLUMNS with
  * operationParameters columns as Spark writes them. A timestamp_ntz column upgrades the
- * protocol (delta_txn). Not yet: fields added inside struct columns, and the other ALTER TABLE
- * forms (RENAME/DROP COLUMN need column mapping, which deltalite does not write yet).
+ * protocol (delta_txn). Not yet: fields added inside struct columns. RENAME COLUMN and DROP
+ * COLUMN[S] are in sql_dml_colmap.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -416,10 +416,13 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     if (kind == DL_SQL_ALTER_COLUMN) {
         return change_column(b, stmt, err);
     }
+    if (kind == DL_SQL_ALTER_RENAME_COLUMN || kind == DL_SQL_ALTER_DROP_COLUMNS) {
+        return dl_sql_dml_alter_colmap(b, stmt, err);
+    }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
-                         "COLUMNS and ALTER COLUMN are)");
+                         "COLUMNS, ALTER COLUMN, RENAME COLUMN and DROP COLUMNS are)");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));

@@ -695,13 +695,6 @@ evolve(dl_sql_binder *b, merge *mg, dl_error *err) {
         mg->evolved.type = NULL;
         return DL_OK;
     }
-    const char *cm = dl_delta_metadata_config(dl_delta_snapshot_metadata(mg->t.snap),
-                                              "delta.columnMapping.mode");
-    if (cm != NULL && !dl_str_eq_nocase(dl_str_from_cstr(cm), DL_STR("none"))) {
-        DL_SQL_BIND_FAIL(b, mg->stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "MERGE schema evolution on a table with column mapping is not supported "
-                         "yet (new columns need column mapping ids)");
-    }
     mg->out = mg->evolved.type;
     mg->n_out = mg->out->n_fields;
     return DL_OK;
@@ -952,12 +945,14 @@ run_merge(dl_sql_binder *b, merge *mg, dl_error *err) {
     DL_TRY(dl_delta_tx_begin(mg->t.table, mg->t.snap, NULL, &tx, err));
     mg->t.schema = mg->out; /* the rows are written with the evolved schema */
     dl_ops_writer *w = NULL;
-    dl_status s = dl_sql_dml_writer(b, &mg->t, tx, &w, err);
-    if (s == DL_OK && mg->evolved.type != NULL) {
+    dl_status s = DL_OK;
+    if (mg->evolved.type != NULL) {
+        /* staged first: under column mapping the new columns' ids name them in the files */
         dl_delta_metadata md = *dl_delta_snapshot_metadata(mg->t.snap);
         s = dl_sql_dml_schema_string(b, &mg->evolved, &md.schema_string, err);
         s = s == DL_OK ? dl_delta_tx_set_metadata(tx, &md, err) : s;
     }
+    s = s == DL_OK ? dl_sql_dml_writer(b, &mg->t, tx, &w, err) : s;
     dl_sql_dml_sink sink = {.writer = w,
                             .schema = mg->out,
                             .code_col = mg->n_out,

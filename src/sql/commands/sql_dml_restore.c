@@ -46,7 +46,7 @@ partition_kv(dl_sql_binder *b, const dl_delta_snapshot *snap, const dl_delta_fil
     dl_status s = DL_OK;
     for (int32_t p = 0; p < n && s == DL_OK; p++) {
         const dl_delta_field *field = dl_delta_snapshot_partition_field(snap, p);
-        kv[p].key = field->name;
+        kv[p].key = dl_delta_field_physical_name(field, dl_delta_snapshot_cm_mode(snap));
         const dl_delta_value *v = f->partition != NULL ? &f->partition->values[p] : NULL;
         if (v == NULL || v->is_null) {
             continue;

@@ -10,7 +10,7 @@
 // usage: node tests/sql/dml_diff/dml_diff.mjs [--seed N] [--tables N] [--statements N]
 //          [--min-rows N] [--max-rows N] [--first-table N] [--deltalite PATH] [--dir DIR]
 //          [--modules DIR] [--time-limit SECONDS] [--keep-going 0|1] [--quiet 0|1] [--verbose 0|1]
-//          [--dv-permille N]
+//          [--dv-permille N] [--cm-permille N]
 //   --seed: the run's seed; table i draws everything from (seed, i), so
 //     `--seed S --first-table I --tables 1` replays table I of run S alone (same statements).
 //   --tables / --statements: tables in the run, statements per table (after the build).
@@ -20,6 +20,9 @@
 //     Which tables is decided by a hash of (seed, table) outside the table's random stream, so
 //     every other table, and the statements of every table, are what the seed gave before
 //     deletion vectors were in the mix.
+//   --cm-permille: tables (per thousand) with delta.columnMapping.mode = 'name' (default 0):
+//     physical column names, Parquet field ids, random file folders; decided like --dv-permille
+//     by a hash of its own.
 //   --keep-going 0: stop at the first disagreement (default: go on with the next table).
 //   --modules: the node_modules holding @duckdb/node-api (tests/parquet_duckdb/ensure_duckdb.sh
 //     installs it there and prints it). run.sh is the ctest wrapper.
@@ -73,10 +76,10 @@ const opt = {
   seed: 1, tables: 20, statements: 20, 'min-rows': 20000, 'max-rows': 1000000, 'first-table': 0,
   deltalite: join(REPO, 'build/release/deltalite'), dir: null,
   modules: join(REPO, 'tests/parquet_duckdb/node_modules'), 'time-limit': 0, 'keep-going': 1,
-  quiet: 0, verbose: 0, 'dv-permille': 250,
+  quiet: 0, verbose: 0, 'dv-permille': 250, 'cm-permille': 0,
 };
 const NUMERIC = new Set(['seed', 'tables', 'statements', 'min-rows', 'max-rows', 'first-table',
-  'time-limit', 'keep-going', 'quiet', 'verbose', 'dv-permille']);
+  'time-limit', 'keep-going', 'quiet', 'verbose', 'dv-permille', 'cm-permille']);
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt) || i + 1 >= process.argv.length) {
@@ -105,13 +108,16 @@ function rnd() {
 }
 // Whether table t of run s has deletion vectors: a hash of its own, so that the tables'
 // random streams (and so every table without deletion vectors) are what they were before.
-function dvTable(s, t) {
-  let z = (BigInt(s) * 0x9E3779B97F4A7C15n + BigInt(t) * 0xD6E8FEB86659FD93n + 0x2545F4914F6CDD1Dn) & M64;
+function tableHash(s, t, salt) {
+  let z = (BigInt(s) * 0x9E3779B97F4A7C15n + BigInt(t) * 0xD6E8FEB86659FD93n + salt) & M64;
   z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & M64;
   z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & M64;
   z ^= z >> 31n;
-  return Number(z % 1000n) < opt['dv-permille'];
+  return Number(z % 1000n);
 }
+const dvTable = (s, t) => tableHash(s, t, 0x2545F4914F6CDD1Dn) < opt['dv-permille'];
+// ... and column mapping ('name' mode), by another hash.
+const cmTable = (s, t) => tableHash(s, t, 0x632BE59BD9B4E019n) < opt['cm-permille'];
 const pick = (a) => a[Math.floor(rnd() * a.length)];
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
 const chance = (p) => rnd() < p;
@@ -224,13 +230,15 @@ function makeSpec(tableIndex) {
   if (write.pageRows !== 20000) sets.push(`SET parquet.page.row.count.limit = ${write.pageRows}`);
   if (write.blockBytes) sets.push(`SET parquet.block.size = ${write.blockBytes}`);
   if (write.fileRows) sets.push(`SET spark.sql.files.maxRecordsPerFile = ${write.fileRows}`);
-  return { index: tableIndex, n, sorted, cols, batches, ckpt, write, sets, dv: dvTable(opt.seed, tableIndex) };
+  return { index: tableIndex, n, sorted, cols, batches, ckpt, write, sets, dv: dvTable(opt.seed, tableIndex),
+    cm: cmTable(opt.seed, tableIndex) };
 }
 
 function ddlDl(spec) {
   const parts = spec.cols.filter((c) => c.part).map((c) => c.name);
   const props = [...(spec.ckpt ? [`'delta.checkpointInterval' = '${spec.ckpt}'`] : []),
-    ...(spec.dv ? [`'delta.enableDeletionVectors' = 'true'`] : [])];
+    ...(spec.dv ? [`'delta.enableDeletionVectors' = 'true'`] : []),
+    ...(spec.cm ? [`'delta.columnMapping.mode' = 'name'`] : [])];
   return `CREATE TABLE t (${spec.cols.map((c) => `${c.name} ${c.dlType}`).join(', ')}) USING delta` +
     (parts.length ? ` PARTITIONED BY (${parts.join(', ')})` : '') +
     (props.length ? ` TBLPROPERTIES (${props.join(', ')})` : '');
@@ -662,7 +670,7 @@ async function report(tb, j, st, problems, errInfo) {
   writeFileSync(join(tb.dir, 'repro.sql'), `${tb.repro.join('\n')}\nSELECT count(*) FROM t;\n`);
   const text = [
     `DISAGREEMENT seed ${opt.seed} table ${spec.index} statement #${j} (${st.kind})`,
-    `  table: ${spec.n} rows, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ${spec.batches.length} INSERT(s), checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}`,
+    `  table: ${spec.n} rows, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ${spec.batches.length} INSERT(s), checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}${spec.cm ? ', column mapping' : ''}`,
     ...(spec.sets.length ? [`  session: ${spec.sets.join('; ')}`] : []),
     `  ${ddlDl(spec)}`,
     `  statement: ${st.dl}`,
@@ -803,7 +811,7 @@ for (let ti = opt['first-table']; ti < opt['first-table'] + opt.tables; ti++) {
   const parts = spec.cols.filter((c) => c.part).map((c) => c.name);
   console.log(`table ${ti}: ${spec.n} rows, ${spec.cols.length} columns, keys ${spec.sorted ? 'sorted' : 'shuffled'}, ` +
     `${parts.length ? `partitioned by ${parts.join(', ')}` : 'not partitioned'}, ${spec.batches.length} INSERT(s), ` +
-    `checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}, pages ${spec.write.pageRows} rows` +
+    `checkpointInterval ${spec.ckpt || 'default'}${spec.dv ? ', deletion vectors' : ''}${spec.cm ? ', column mapping' : ''}, pages ${spec.write.pageRows} rows` +
     `${spec.write.blockBytes ? `, row groups ${spec.write.blockBytes} B` : ''}${spec.write.fileRows ? `, files ${spec.write.fileRows} rows` : ''}: ${done} statements ${ok ? 'agree' : 'DISAGREE'} ` +
     `(${((Date.now() - tt0) / 1000).toFixed(1)} s; run so far: ${totals.tables} tables, ${totals.statements} statements, ` +
     `${totals.fails} disagreements, ${((Date.now() - t0) / 1000).toFixed(0)} s)`);

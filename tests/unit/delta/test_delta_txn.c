@@ -205,33 +205,48 @@ TEST(test_create_with_ict_only_uses_reader_1_writer_7) {
     tl_table_free(&t);
 }
 
-TEST(test_create_with_column_mapping_uses_legacy_2_5) {
+TEST(test_create_with_column_mapping_uses_reader_2_writer_7) {
     tl_table t;
     CHECK(tl_table_new(&t));
     dl_error err;
     dl_delta_kv conf[] = {{"delta.columnMapping.mode", "name"}};
-    dl_delta_tx_options opts = {.handled_features = (uint64_t)1 << DL_DELTA_FEATURE_COLUMN_MAPPING};
     dl_arena arena;
     dl_arena_init(&arena, NULL, 0);
     dl_delta_schema schema = tw_schema(&arena, TW_SCHEMA_ID_P);
     dl_delta_create_spec spec = {.schema = &schema, .configuration = conf, .n_configuration = 1};
     dl_delta_tx *tx = NULL;
-    CHECK_OK(dl_delta_tx_begin(t.table, NULL, &opts, &tx, &err), &err);
+    CHECK_OK(dl_delta_tx_begin(t.table, NULL, NULL, &tx, &err), &err);
     CHECK_OK(dl_delta_tx_create_table(tx, &spec, &err), &err);
     CHECK_OK(dl_delta_tx_commit(tx, NULL, &err), &err);
     dl_delta_tx_free(tx);
     dl_arena_destroy(&arena);
     dl_json_doc doc;
     dl_json_doc_init(&doc, NULL);
+    /* As Delta 4: (2, 7) with writerFeatures columnMapping, invariants, appendOnly. */
     dl_json_val p = action_of(&t, 0, "protocol", &doc);
     CHECK_INT_EQ(jint(p, "minReaderVersion"), 2);
-    CHECK_INT_EQ(jint(p, "minWriterVersion"), 5);
+    CHECK_INT_EQ(jint(p, "minWriterVersion"), 7);
+    CHECK(!jhas(p, "readerFeatures"));
+    CHECK_INT_EQ((int64_t)dl_json_val_count(dl_json_obj_get(p, "writerFeatures")), 3);
     dl_json_doc_destroy(&doc);
-    /* Without declaring column mapping handled, a writer refuses the table. */
+    /* Every field got an id and a physical name; maxColumnId is the largest id. */
     dl_delta_snapshot *snap = tw_latest(&t, &err);
     CHECK(snap != NULL);
-    CHECK_STATUS(dl_delta_tx_begin(t.table, snap, NULL, &tx, &err), DL_ERR_UNSUPPORTED, &err);
-    CHECK_ERR_CONTAINS(&err, "columnMapping");
+    const dl_delta_schema *got = dl_delta_snapshot_schema(snap);
+    int64_t max_id = 0;
+    for (int32_t i = 0; i < got->n_fields; i++) {
+        CHECK(got->fields[i].has_column_id);
+        CHECK_INT_EQ(got->fields[i].column_id, i + 1);
+        CHECK(got->fields[i].physical_name != NULL &&
+              strncmp(got->fields[i].physical_name, "col-", 4) == 0);
+        max_id = got->fields[i].column_id;
+    }
+    const char *conf_max = dl_delta_metadata_config(dl_delta_snapshot_metadata(snap),
+                                                    "delta.columnMapping.maxColumnId");
+    CHECK(conf_max != NULL && strtoll(conf_max, NULL, 10) == max_id);
+    /* deltalite writes such tables. */
+    CHECK_OK(dl_delta_tx_begin(t.table, snap, NULL, &tx, &err), &err);
+    dl_delta_tx_free(tx);
     dl_delta_snapshot_unref(snap);
     tl_table_free(&t);
 }
@@ -825,7 +840,7 @@ main(void) {
     RUN(test_create_with_timestamp_ntz_uses_reader_3_writer_7_listing_legacy_features);
     RUN(test_create_with_properties_picks_features_and_drops_pseudo_properties);
     RUN(test_create_with_ict_only_uses_reader_1_writer_7);
-    RUN(test_create_with_column_mapping_uses_legacy_2_5);
+    RUN(test_create_with_column_mapping_uses_reader_2_writer_7);
     RUN(test_create_table_that_exists_is_exists_error);
     RUN(test_create_bad_specs_are_invalid_arg_naming_the_problem);
     RUN(test_appends_commit_next_versions_and_read_back_with_encoded_paths);
