@@ -25,7 +25,11 @@
 typedef struct names {
     const dl_type *a;
     const dl_type *b;
+    const dl_sql_plan *from; /* the node producing a (one input only), or NULL */
 } names;
+
+static dl_status agg_sql(const names *n, const dl_sql_agg *a, dl_buf *out, dl_error *err);
+static dl_status wfn_sql(const names *n, const dl_sql_wfn *f, dl_buf *out, dl_error *err);
 
 static const char *
 column_name(const names *n, int32_t index) {
@@ -109,9 +113,33 @@ is_sql(const names *n, const dl_sql_bexpr *e, dl_buf *out, dl_error *err) {
     return dl_buf_appendf(out, err, " IS %s%s)", e->is_not ? "NOT " : "", what[e->is_kind]);
 }
 
+/* An aggregate's output has internal names (__key0, __agg0): its key or aggregate instead. */
+static bool
+is_internal(const char *name) {
+    return name[0] == '_' && name[1] == '_';
+}
+
 static dl_status
 column_sql(const names *n, int32_t index, dl_buf *out, dl_error *err) {
     const char *name = column_name(n, index);
+    const dl_sql_plan *from = n->from;
+    if (name != NULL && is_internal(name) && from != NULL &&
+        from->kind == DL_SQL_PLAN_AGGREGATE && n->b == NULL) {
+        names below = {.a = from->left->schema, .from = from->left};
+        const dl_sql_aggregate *g = &from->u.agg;
+        if (index < g->n_keys) {
+            return expr_sql(&below, g->keys[index], out, err);
+        }
+        if (index - g->n_keys < g->n_aggs) {
+            return agg_sql(&below, &g->aggs[index - g->n_keys], out, err);
+        }
+    }
+    if (name != NULL && is_internal(name) && from != NULL && from->kind == DL_SQL_PLAN_WINDOW &&
+        n->b == NULL && index >= from->left->n_cols &&
+        index - from->left->n_cols < from->u.window.n_fns) {
+        names below = {.a = from->left->schema, .from = from->left};
+        return wfn_sql(&below, &from->u.window.fns[index - from->left->n_cols], out, err);
+    }
     if (name == NULL) {
         return dl_buf_appendf(out, err, "#%d", (int)index);
     }
@@ -255,7 +283,7 @@ agg_sql(const names *n, const dl_sql_agg *a, dl_buf *out, dl_error *err) {
 
 static dl_status
 aggregate_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err) {
-    names n = {.a = p->left->schema};
+    names n = {.a = p->left->schema, .from = p->left};
     const dl_sql_aggregate *g = &p->u.agg;
     DL_TRY(dl_buf_append_cstr(out, is_logical ? "Aggregate keys=" : "HashAggregate keys=", err));
     DL_TRY(exprs_sql(&n, g->keys, g->n_keys, out, err));
@@ -264,7 +292,7 @@ aggregate_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err)
         DL_TRY(dl_buf_append_cstr(out, i > 0 ? ", " : "", err));
         DL_TRY(agg_sql(&n, &g->aggs[i], out, err));
         int32_t col = g->n_keys + i;
-        if (col < p->schema->n_fields) {
+        if (col < p->schema->n_fields && !is_internal(p->schema->fields[col].name)) {
             DL_TRY(dl_buf_appendf(out, err, " AS %s", p->schema->fields[col].name));
         }
     }
@@ -294,8 +322,8 @@ join_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err) {
     DL_TRY(dl_buf_appendf(out, err, "%s %s%s", op, join_type_name(j),
                           j->is_null_aware ? " (null-aware)" : ""));
     if (j->n_keys > 0) {
-        names l = {.a = p->left->schema};
-        names r = {.a = p->right->schema};
+        names l = {.a = p->left->schema, .from = p->left};
+        names r = {.a = p->right->schema, .from = p->right};
         DL_TRY(dl_buf_append_cstr(out, " [", err));
         for (int32_t i = 0; i < j->n_keys; i++) {
             DL_TRY(dl_buf_append_cstr(out, i > 0 ? ", " : "", err));
@@ -368,14 +396,14 @@ wfn_sql(const names *n, const dl_sql_wfn *f, dl_buf *out, dl_error *err) {
 
 static dl_status
 window_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
-    names n = {.a = p->left->schema};
+    names n = {.a = p->left->schema, .from = p->left};
     const dl_sql_window_node *w = &p->u.window;
     DL_TRY(dl_buf_append_cstr(out, "Window [", err));
     for (int32_t i = 0; i < w->n_fns; i++) {
         DL_TRY(dl_buf_append_cstr(out, i > 0 ? ", " : "", err));
         DL_TRY(wfn_sql(&n, &w->fns[i], out, err));
         int32_t col = p->left->n_cols + i;
-        if (col < p->schema->n_fields) {
+        if (col < p->schema->n_fields && !is_internal(p->schema->fields[col].name)) {
             DL_TRY(dl_buf_appendf(out, err, " AS %s", p->schema->fields[col].name));
         }
     }
@@ -387,7 +415,7 @@ window_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
 
 static dl_status
 project_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
-    names n = {.a = p->left->schema};
+    names n = {.a = p->left->schema, .from = p->left};
     DL_TRY(dl_buf_append_cstr(out, "Project [", err));
     for (int32_t i = 0; i < p->u.project.n_exprs; i++) {
         DL_TRY(dl_buf_append_cstr(out, i > 0 ? ", " : "", err));
@@ -398,7 +426,7 @@ project_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
 
 static dl_status
 sort_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err) {
-    names n = {.a = p->left->schema};
+    names n = {.a = p->left->schema, .from = p->left};
     const dl_sql_sort *s = &p->u.sort;
     bool is_top = s->limit >= 0;
     DL_TRY(dl_buf_append_cstr(out, is_top && !is_logical ? "TopN " : "Sort ", err));
@@ -446,7 +474,7 @@ header_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err) {
     case DL_SQL_PLAN_ROWS:
         return dl_buf_append_cstr(out, "LocalRelation (computed rows)", err);
     case DL_SQL_PLAN_FILTER: {
-        names n = {.a = p->left->schema};
+        names n = {.a = p->left->schema, .from = p->left};
         DL_TRY(dl_buf_append_cstr(out, "Filter ", err));
         return expr_sql(&n, p->u.cond, out, err);
     }
@@ -538,7 +566,8 @@ node_suffix(render *r, const dl_sql_plan *p, int id, dl_error *err) {
         DL_TRY(dl_buf_appendf(r->out, err, " (%d)", id));
     }
     if (o->show_est && p->est_rows >= 0) {
-        DL_TRY(dl_buf_appendf(r->out, err, "  (est. %.0f rows)", p->est_rows));
+        DL_TRY(dl_buf_appendf(r->out, err, "  (est. %.0f row%s)", p->est_rows,
+                              p->est_rows >= 0.5 && p->est_rows < 1.5 ? "" : "s"));
     }
     if (o->show_output) {
         DL_TRY(dl_buf_append_cstr(r->out, "  output", err));

@@ -122,7 +122,8 @@ split_at(const char **lines, int64_t n, char sep, dl_arena *arena, int64_t *out_
         for (;;) {
             const char *end = strchr(p, sep);
             size_t len = end ? (size_t)(end - p) : strlen(p);
-            out[k] = dl_arena_strndup(arena, p, len);
+            /* an empty line of a value is written (empty): blank lines end records */
+            out[k] = sep == '\n' && len == 0 ? "(empty)" : dl_arena_strndup(arena, p, len);
             if (out[k++] == NULL) {
                 return NULL;
             }
