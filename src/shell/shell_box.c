@@ -446,11 +446,13 @@ dl_shell_box_stream_begin(FILE *out, const dl_shell_grid *g, const dl_shell_box_
     dl_shell_box_stream *s = dl_mem_alloc_zero(g->alloc, sizeof(*s));
     DL_CHECK(s != NULL, err, DL_ERR_NOMEM, "out of memory drawing a table");
     box_init(&s->b, out, g, opts);
-    s->widths = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols + 1, sizeof(size_t));
+    s->widths = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols, sizeof(size_t));
     s->b.cols = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols + 1, sizeof(box_col));
-    dl_status st = s->widths != NULL && s->b.cols != NULL
-                       ? measure(&s->b, opts, s->widths, err)
-                       : dl_error_set(err, DL_ERR_NOMEM, "out of memory drawing a table");
+    if (s->widths == NULL || s->b.cols == NULL) {
+        box_stream_free(s);
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory drawing a table");
+    }
+    dl_status st = measure(&s->b, opts, s->widths, err);
     if (st != DL_OK) {
         box_stream_free(s);
         return st;

@@ -79,8 +79,8 @@ typedef struct prof_mark {
     int64_t saved;
 } prof_mark;
 
-static int64_t
-mono_ns(void) {
+int64_t
+dl_sql_exec_now_ns(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
         return 0;
@@ -90,7 +90,7 @@ mono_ns(void) {
 
 static prof_mark
 prof_begin(void) {
-    prof_mark m = {.start = mono_ns(), .saved = nested_ns};
+    prof_mark m = {.start = dl_sql_exec_now_ns(), .saved = nested_ns};
     nested_ns = 0;
     return m;
 }
@@ -98,7 +98,7 @@ prof_begin(void) {
 /* Ends the region: returns its own time and counts all of it as nested in the enclosing one. */
 static int64_t
 prof_end(prof_mark m) {
-    int64_t elapsed = mono_ns() - m.start;
+    int64_t elapsed = dl_sql_exec_now_ns() - m.start;
     int64_t self = elapsed - nested_ns;
     nested_ns = m.saved + elapsed;
     return self > 0 ? self : 0;

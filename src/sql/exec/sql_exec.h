@@ -125,7 +125,7 @@ typedef struct dl_sql_exec_ctx {
                           nothing to commit): only its result rows are left to read */
     _Atomic(int64_t) *progress_done;  /* the session's progress counters (parts of scans done */
     _Atomic(int64_t) *progress_total; /* and to do), or NULL */
-    bool is_profiling; /* EXPLAIN ANALYZE: operators built now count rows and time */
+    bool is_profiling;                /* EXPLAIN ANALYZE: operators built now count rows and time */
 } dl_sql_exec_ctx;
 
 /* Counts parts of the statement's work for its progress (dl_sql_session_progress): a scan
@@ -187,10 +187,10 @@ struct dl_sql_operator {
     dl_sql_exec_ctx *exec;
     dl_sql_operator *children[2]; /* [0] the child / left, [1] right; NULL when absent */
     int32_t n_children;
-    bool is_parallel; /* next may run on several threads at once, each with its own local */
-    bool is_open;     /* set by dl_sql_op_open */
-    void *state;      /* the operator's global state */
-    dl_sql_operator *parent;    /* NULL at the root */
+    bool is_parallel;        /* next may run on several threads at once, each with its own local */
+    bool is_open;            /* set by dl_sql_op_open */
+    void *state;             /* the operator's global state */
+    dl_sql_operator *parent; /* NULL at the root */
     dl_sql_op_profile *profile; /* NULL unless exec->is_profiling */
 };
 

@@ -10,7 +10,6 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include <time.h>
 
 #include "sql/exec/sql_exec_int.h"
 
@@ -76,8 +75,8 @@ plan_details(void *ctx, const dl_sql_plan *p, dl_buf *lines, dl_error *err) {
 }
 
 dl_status
-dl_sql_explain_plan(dl_sql_exec_ctx *exec, const dl_sql_plan *plan,
-                    const dl_sql_explain_opts *opts, dl_buf *out, dl_error *err) {
+dl_sql_explain_plan(dl_sql_exec_ctx *exec, const dl_sql_plan *plan, const dl_sql_explain_opts *opts,
+                    dl_buf *out, dl_error *err) {
     plan_ctx c = {.exec = exec};
     dl_sql_explain_hooks hooks = {.details = plan_details, .ctx = &c};
     dl_sql_explain_opts o = *opts;
@@ -152,15 +151,6 @@ analyze_details(void *ctx, const dl_sql_plan *p, dl_buf *lines, dl_error *err) {
     return scan_lines(p, &r, lines, err);
 }
 
-static int64_t
-wall_ns(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-        return 0;
-    }
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Opens root and pulls every batch; *out_rows the rows it returned. */
 static dl_status
 run_to_end(dl_sql_operator *root, void **local, int64_t *out_rows, dl_error *err) {
@@ -182,8 +172,7 @@ run_to_end(dl_sql_operator *root, void **local, int64_t *out_rows, dl_error *err
 }
 
 dl_status
-dl_sql_explain_analyze(dl_sql_exec_ctx *exec, const dl_sql_plan *plan, dl_buf *out,
-                       dl_error *err) {
+dl_sql_explain_analyze(dl_sql_exec_ctx *exec, const dl_sql_plan *plan, dl_buf *out, dl_error *err) {
     bool was_profiling = exec->is_profiling;
     exec->is_profiling = true;
     dl_sql_operator *root = NULL;
@@ -192,9 +181,9 @@ dl_sql_explain_analyze(dl_sql_exec_ctx *exec, const dl_sql_plan *plan, dl_buf *o
     DL_TRY(s);
     void *local = NULL;
     int64_t rows = 0;
-    int64_t start = wall_ns();
+    int64_t start = dl_sql_exec_now_ns();
     s = run_to_end(root, &local, &rows, err);
-    double ms = (double)(wall_ns() - start) / 1e6;
+    double ms = (double)(dl_sql_exec_now_ns() - start) / 1e6;
     dl_sql_op_local_free(root, local); /* readers hand their counters to the scans here */
     if (s == DL_OK) {
         s = dl_buf_appendf(out, err,

@@ -52,8 +52,8 @@ typedef struct scan_state {
     _Atomic(int64_t) emitted;   /* rows returned (for the limit) */
     const char **names;         /* DELTA: the table columns asked for */
     int32_t n_names;
-    int32_t *from; /* DELTA: per output column, its reader column or FILE_INDEX */
-    size_t pq_groups_total;      /* PARQUET: row groups of the files; the rest as the readers */
+    int32_t *from;                /* DELTA: per output column, its reader column or FILE_INDEX */
+    size_t pq_groups_total;       /* PARQUET: row groups of the files; the rest as the readers */
     _Atomic(int64_t) pq_stats[4]; /* finish: row groups read, bytes, pages read, pages skipped */
 } scan_state;
 

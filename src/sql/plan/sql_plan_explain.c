@@ -123,8 +123,8 @@ static dl_status
 column_sql(const names *n, int32_t index, dl_buf *out, dl_error *err) {
     const char *name = column_name(n, index);
     const dl_sql_plan *from = n->from;
-    if (name != NULL && is_internal(name) && from != NULL &&
-        from->kind == DL_SQL_PLAN_AGGREGATE && n->b == NULL) {
+    if (name != NULL && is_internal(name) && from != NULL && from->kind == DL_SQL_PLAN_AGGREGATE &&
+        n->b == NULL) {
         names below = {.a = from->left->schema, .from = from->left};
         const dl_sql_aggregate *g = &from->u.agg;
         if (index < g->n_keys) {
@@ -226,8 +226,7 @@ typedef struct render {
 } render;
 
 static dl_status
-exprs_sql(const names *n, dl_sql_bexpr *const *exprs, int32_t count, dl_buf *out,
-          dl_error *err) {
+exprs_sql(const names *n, dl_sql_bexpr *const *exprs, int32_t count, dl_buf *out, dl_error *err) {
     DL_TRY(dl_buf_append_cstr(out, "[", err));
     for (int32_t i = 0; i < count; i++) {
         DL_TRY(dl_buf_append_cstr(out, i > 0 ? ", " : "", err));
@@ -306,10 +305,10 @@ aggregate_sql(const dl_sql_plan *p, bool is_logical, dl_buf *out, dl_error *err)
 static const char *
 join_type_name(const dl_sql_join *j) {
     static const char *const types[] = {
-        [DL_SQL_JOIN_T_INNER] = "INNER", [DL_SQL_JOIN_T_LEFT] = "LEFT OUTER",
+        [DL_SQL_JOIN_T_INNER] = "INNER",       [DL_SQL_JOIN_T_LEFT] = "LEFT OUTER",
         [DL_SQL_JOIN_T_RIGHT] = "RIGHT OUTER", [DL_SQL_JOIN_T_FULL] = "FULL OUTER",
-        [DL_SQL_JOIN_T_SEMI] = "LEFT SEMI", [DL_SQL_JOIN_T_ANTI] = "LEFT ANTI",
-        [DL_SQL_JOIN_T_CROSS] = "CROSS", [DL_SQL_JOIN_T_MARK] = "MARK",
+        [DL_SQL_JOIN_T_SEMI] = "LEFT SEMI",    [DL_SQL_JOIN_T_ANTI] = "LEFT ANTI",
+        [DL_SQL_JOIN_T_CROSS] = "CROSS",       [DL_SQL_JOIN_T_MARK] = "MARK",
         [DL_SQL_JOIN_T_SINGLE] = "SINGLE",
     };
     return types[j->type];
@@ -359,8 +358,7 @@ frame_bound_sql(dl_sql_frame_bound_kind k, int64_t rows, const dl_sql_bexpr *val
         } else {
             DL_TRY(dl_buf_appendf(out, err, "%" PRId64, rows));
         }
-        return dl_buf_append_cstr(out, k == DL_SQL_FB_PRECEDING ? " PRECEDING" : " FOLLOWING",
-                                  err);
+        return dl_buf_append_cstr(out, k == DL_SQL_FB_PRECEDING ? " PRECEDING" : " FOLLOWING", err);
     }
     return DL_OK;
 }
@@ -368,11 +366,16 @@ frame_bound_sql(dl_sql_frame_bound_kind k, int64_t rows, const dl_sql_bexpr *val
 static dl_status
 wfn_sql(const names *n, const dl_sql_wfn *f, dl_buf *out, dl_error *err) {
     static const char *const fns[] = {
-        [DL_SQL_WFN_ROW_NUMBER] = "row_number",     [DL_SQL_WFN_RANK] = "rank",
-        [DL_SQL_WFN_DENSE_RANK] = "dense_rank",     [DL_SQL_WFN_PERCENT_RANK] = "percent_rank",
-        [DL_SQL_WFN_CUME_DIST] = "cume_dist",       [DL_SQL_WFN_NTILE] = "ntile",
-        [DL_SQL_WFN_LAG] = "lag",                   [DL_SQL_WFN_LEAD] = "lead",
-        [DL_SQL_WFN_FIRST_VALUE] = "first_value",   [DL_SQL_WFN_LAST_VALUE] = "last_value",
+        [DL_SQL_WFN_ROW_NUMBER] = "row_number",
+        [DL_SQL_WFN_RANK] = "rank",
+        [DL_SQL_WFN_DENSE_RANK] = "dense_rank",
+        [DL_SQL_WFN_PERCENT_RANK] = "percent_rank",
+        [DL_SQL_WFN_CUME_DIST] = "cume_dist",
+        [DL_SQL_WFN_NTILE] = "ntile",
+        [DL_SQL_WFN_LAG] = "lag",
+        [DL_SQL_WFN_LEAD] = "lead",
+        [DL_SQL_WFN_FIRST_VALUE] = "first_value",
+        [DL_SQL_WFN_LAST_VALUE] = "last_value",
         [DL_SQL_WFN_NTH_VALUE] = "nth_value",
     };
     if (f->kind == DL_SQL_WFN_AGGREGATE) {
@@ -445,8 +448,7 @@ setop_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
     static const char *const ops[] = {[DL_SQL_SETOP_T_UNION] = "Union",
                                       [DL_SQL_SETOP_T_INTERSECT] = "Intersect",
                                       [DL_SQL_SETOP_T_EXCEPT] = "Except"};
-    return dl_buf_appendf(out, err, "%s%s", ops[p->u.setop.type],
-                          p->u.setop.is_all ? " All" : "");
+    return dl_buf_appendf(out, err, "%s%s", ops[p->u.setop.type], p->u.setop.is_all ? " All" : "");
 }
 
 static dl_status
@@ -456,8 +458,8 @@ scan_sql(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
         return dl_buf_appendf(out, err, "Scan delta %s (version %" PRId64 ")", s->table_name,
                               dl_delta_snapshot_version(s->snapshot));
     }
-    return dl_buf_appendf(out, err, "Scan parquet %s (%d file%s)", s->table_name,
-                          (int)s->n_paths, s->n_paths == 1 ? "" : "s");
+    return dl_buf_appendf(out, err, "Scan parquet %s (%d file%s)", s->table_name, (int)s->n_paths,
+                          s->n_paths == 1 ? "" : "s");
 }
 
 static dl_status
