@@ -89,13 +89,13 @@ call_sql(const names *n, const dl_sql_bexpr *e, dl_buf *out, dl_error *err) {
 
 static dl_status
 case_sql(const names *n, const dl_sql_bexpr *e, dl_buf *out, dl_error *err) {
-    int32_t n_pairs = (e->n_args - (e->has_else ? 1 : 0)) / 2;
+    int32_t n_conds = e->n_args - (e->has_else ? 1 : 0);
     DL_TRY(dl_buf_append_cstr(out, "CASE", err));
-    for (int32_t i = 0; i < n_pairs; i++) {
+    for (int32_t i = 0; i + 1 < n_conds; i += 2) {
         DL_TRY(dl_buf_append_cstr(out, " WHEN ", err));
-        DL_TRY(expr_sql(n, e->args[2 * i], out, err));
+        DL_TRY(expr_sql(n, e->args[i], out, err));
         DL_TRY(dl_buf_append_cstr(out, " THEN ", err));
-        DL_TRY(expr_sql(n, e->args[2 * i + 1], out, err));
+        DL_TRY(expr_sql(n, e->args[i + 1], out, err));
     }
     if (e->has_else) {
         DL_TRY(dl_buf_append_cstr(out, " ELSE ", err));
