@@ -234,4 +234,6 @@ dl_delta_scan_get_stats(const dl_delta_scan *scan, dl_delta_scan_stats *out) {
     out->rows_deleted = __atomic_load_n(&scan->rows_deleted, __ATOMIC_RELAXED);
     out->dvs_loaded = __atomic_load_n(&scan->dvs_loaded, __ATOMIC_RELAXED);
     out->bytes_read = __atomic_load_n(&scan->bytes_read, __ATOMIC_RELAXED);
+    out->pages_read = __atomic_load_n(&scan->pages_read, __ATOMIC_RELAXED);
+    out->pages_skipped = __atomic_load_n(&scan->pages_skipped, __ATOMIC_RELAXED);
 }

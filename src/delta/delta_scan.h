@@ -224,6 +224,8 @@ typedef struct dl_delta_scan_stats {
     int64_t rows_deleted;            /* of those, dropped by deletion vectors */
     int64_t dvs_loaded;              /* deletion vectors read (once per file, not per unit) */
     int64_t bytes_read;              /* bytes read from data files */
+    int64_t pages_read;              /* Parquet data pages decoded */
+    int64_t pages_skipped;           /* data pages the page index ruled out in row groups read */
 } dl_delta_scan_stats;
 
 void dl_delta_scan_get_stats(const dl_delta_scan *scan, dl_delta_scan_stats *out);

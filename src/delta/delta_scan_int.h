@@ -114,6 +114,8 @@ struct dl_delta_scan {
     int64_t rows_deleted;
     int64_t dvs_loaded;
     int64_t bytes_read;
+    int64_t pages_read;
+    int64_t pages_skipped;
 };
 
 #endif /* DL_DELTA_DELTA_SCAN_INT_H */

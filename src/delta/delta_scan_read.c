@@ -874,6 +874,8 @@ dl_delta_scan_reader_free(dl_delta_scan_reader *reader) {
         __atomic_add_fetch(&scan->row_groups_skipped, s.row_groups_skipped, __ATOMIC_RELAXED);
         __atomic_add_fetch(&scan->rows_read, s.rows, __ATOMIC_RELAXED);
         __atomic_add_fetch(&scan->bytes_read, s.bytes_read, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&scan->pages_read, s.pages, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&scan->pages_skipped, s.pages_skipped, __ATOMIC_RELAXED);
     }
     __atomic_add_fetch(&scan->rows_deleted, reader->rows_deleted, __ATOMIC_RELAXED);
     dl_delta_dv_free(reader->dv_owned);

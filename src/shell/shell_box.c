@@ -22,6 +22,11 @@
  * Table mode is the same layout in ASCII (+, -, |) with the names only, as sqlite3's and
  * DuckDB's `.mode table`. Widths given with .width fix a column's width (its values cut with
  * … when longer); .headers off leaves out the names and types.
+ *
+ * On a terminal the box is drawn while the rows arrive (dl_shell_box_stream_*): the columns are
+ * sized from the first rows (the head the grid keeps, or the first section with .maxrows -1),
+ * the header and those rows are drawn at once, and later rows are cut with … where they are
+ * wider than their column. A footer that no longer fits the box is written under it.
  */
 #include <string.h>
 
@@ -295,23 +300,22 @@ gap_rows(box *b) {
     }
 }
 
-/* Builds the footer text; "" when everything is shown. */
+/* Builds the footer text for n_rows rows of which shown are drawn; "" when all are. */
 static void
-make_footer(box *b) {
+make_footer(box *b, int64_t n_rows, int64_t shown) {
     const dl_shell_grid *g = b->g;
-    int64_t shown = dl_shell_grid_shown(g);
     int32_t shown_cols = 0;
     for (int32_t i = 0; i < b->n_cols; i++) {
         shown_cols += b->cols[i].src >= 0 ? 1 : 0;
     }
-    bool cut_rows = shown < g->n_rows;
+    bool cut_rows = shown < n_rows;
     bool cut_cols = shown_cols < g->n_cols;
     b->footer[0] = '\0';
-    if (!cut_rows && !cut_cols && g->n_rows > 0) {
+    if (!cut_rows && !cut_cols && n_rows > 0) {
         return;
     }
-    int n = snprintf(b->footer, sizeof(b->footer), "%lld row%s", (long long)g->n_rows,
-                     g->n_rows == 1 ? "" : "s");
+    int n = snprintf(b->footer, sizeof(b->footer), "%lld row%s", (long long)n_rows,
+                     n_rows == 1 ? "" : "s");
     if (cut_rows && n > 0 && (size_t)n < sizeof(b->footer)) {
         n += snprintf(b->footer + n, sizeof(b->footer) - (size_t)n, " (%lld shown)",
                       (long long)shown);
@@ -352,7 +356,7 @@ render(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
         narrow(widths, g->n_cols, max_width);
     }
     choose_columns(b, widths, max_width);
-    make_footer(b);
+    make_footer(b, g->n_rows, dl_shell_grid_shown(g));
     size_t flen = strlen(b->footer);
     size_t inner = total_width(b->cols, b->n_cols) - 4;
     if (flen > inner && b->n_cols > 0) {
@@ -382,20 +386,26 @@ render(box *b, const dl_shell_box_opts *opts, size_t *widths, dl_error *err) {
     return DL_OK;
 }
 
+static void
+box_init(box *b, FILE *out, const dl_shell_grid *g, const dl_shell_box_opts *opts) {
+    bool is_ascii = opts != NULL && opts->is_ascii;
+    *b = (box){.out = out,
+               .g = g,
+               .style = is_ascii ? &ascii_style : &unicode_style,
+               .null_text = opts != NULL && opts->null_text != NULL ? opts->null_text : "NULL",
+               .has_header = opts == NULL || !opts->no_header};
+    b->has_types = b->has_header && !is_ascii;
+    dl_buf_init(&b->scratch, g->alloc);
+}
+
 dl_status
 dl_shell_render_box(FILE *out, const dl_shell_grid *g, const dl_shell_box_opts *opts,
                     dl_error *err) {
     if (g->n_cols == 0) {
         return DL_OK;
     }
-    bool is_ascii = opts != NULL && opts->is_ascii;
-    box b = {.out = out,
-             .g = g,
-             .style = is_ascii ? &ascii_style : &unicode_style,
-             .null_text = opts != NULL && opts->null_text != NULL ? opts->null_text : "NULL",
-             .has_header = opts == NULL || !opts->no_header};
-    b.has_types = b.has_header && !is_ascii;
-    dl_buf_init(&b.scratch, g->alloc);
+    box b;
+    box_init(&b, out, g, opts);
     size_t *widths = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols, sizeof(size_t));
     b.cols = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols + 1, sizeof(box_col));
     dl_status st = DL_OK;
@@ -407,5 +417,100 @@ dl_shell_render_box(FILE *out, const dl_shell_grid *g, const dl_shell_box_opts *
     dl_mem_free(g->alloc, b.cols, ((size_t)g->n_cols + 1) * sizeof(box_col));
     dl_mem_free(g->alloc, widths, (size_t)g->n_cols * sizeof(size_t));
     dl_buf_destroy(&b.scratch);
+    return st;
+}
+
+/* ---- a box drawn while its rows arrive ------------------------------------------------------ */
+
+struct dl_shell_box_stream {
+    box b;
+    size_t *widths;
+    int64_t n_drawn;    /* rows of the grid drawn by begin (its head) */
+    int64_t n_streamed; /* rows drawn by dl_shell_box_stream_row (not in the grid) */
+};
+
+static void
+box_stream_free(dl_shell_box_stream *s) {
+    const dl_allocator *alloc = s->b.g->alloc;
+    int32_t n = s->b.g->n_cols;
+    dl_mem_free(alloc, s->b.cols, ((size_t)n + 1) * sizeof(box_col));
+    dl_mem_free(alloc, s->widths, (size_t)n * sizeof(size_t));
+    dl_buf_destroy(&s->b.scratch);
+    dl_mem_free(alloc, s, sizeof(*s));
+}
+
+dl_status
+dl_shell_box_stream_begin(FILE *out, const dl_shell_grid *g, const dl_shell_box_opts *opts,
+                          dl_shell_box_stream **out_stream, dl_error *err) {
+    *out_stream = NULL;
+    dl_shell_box_stream *s = dl_mem_alloc_zero(g->alloc, sizeof(*s));
+    DL_CHECK(s != NULL, err, DL_ERR_NOMEM, "out of memory drawing a table");
+    box_init(&s->b, out, g, opts);
+    s->widths = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols, sizeof(size_t));
+    s->b.cols = dl_mem_alloc_array(g->alloc, (size_t)g->n_cols + 1, sizeof(box_col));
+    if (s->widths == NULL || s->b.cols == NULL) {
+        box_stream_free(s);
+        DL_FAIL(err, DL_ERR_NOMEM, "out of memory drawing a table");
+    }
+    dl_status st = measure(&s->b, opts, s->widths, err);
+    if (st != DL_OK) {
+        box_stream_free(s);
+        return st;
+    }
+    size_t max_width = opts && opts->max_width > 0 ? (size_t)opts->max_width : 0;
+    if (max_width > 0) {
+        narrow(s->widths, g->n_cols, max_width);
+    }
+    choose_columns(&s->b, s->widths, max_width);
+    const box_style *style = s->b.style;
+    rule(&s->b, style->tl, style->tm, style->tr);
+    if (s->b.has_header) {
+        header(&s->b);
+        rule(&s->b, style->ml, style->mm, style->mr);
+    }
+    s->n_drawn = dl_shell_grid_shown(g);
+    for (int64_t r = 0; r < s->n_drawn && st == DL_OK; r++) {
+        st = data_row(&s->b, dl_shell_grid_row(g, r), err);
+    }
+    *out_stream = s;
+    return st;
+}
+
+dl_status
+dl_shell_box_stream_row(dl_shell_box_stream *s, dl_shell_row row, dl_error *err) {
+    s->n_streamed++;
+    return data_row(&s->b, row, err);
+}
+
+dl_status
+dl_shell_box_stream_end(dl_shell_box_stream *s, dl_error *err) {
+    if (s == NULL) {
+        return DL_OK;
+    }
+    box *b = &s->b;
+    const dl_shell_grid *g = b->g;
+    int64_t kept = dl_shell_grid_shown(g);
+    int64_t n_rows = g->n_rows + s->n_streamed;
+    int64_t shown = kept + s->n_streamed;
+    if (n_rows > shown) {
+        gap_rows(b);
+    }
+    dl_status st = DL_OK;
+    for (int64_t r = s->n_drawn; r < kept && st == DL_OK; r++) {
+        st = data_row(b, dl_shell_grid_row(g, r), err);
+    }
+    make_footer(b, n_rows, shown);
+    size_t flen = strlen(b->footer);
+    size_t inner = total_width(b->cols, b->n_cols) - 4;
+    if (flen == 0) {
+        rule(b, b->style->bl, b->style->bm, b->style->br);
+    } else if (flen <= inner) {
+        footer(b, shown > 0);
+    } else { /* the columns were drawn before the count was known: the footer goes under */
+        rule(b, b->style->bl, b->style->bm, b->style->br);
+        put(b, b->footer);
+        put(b, "\n");
+    }
+    box_stream_free(s);
     return st;
 }

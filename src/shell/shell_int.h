@@ -98,6 +98,18 @@ typedef struct dl_shell_box_opts {
 DL_NODISCARD dl_status dl_shell_render_box(FILE *out, const dl_shell_grid *g,
                                            const dl_shell_box_opts *opts, dl_error *err);
 
+/* A box drawn while its rows arrive: begin sizes the columns from the rows g holds, draws the
+ * header and them; row draws one row not kept in g; end draws the rows g kept after begin (its
+ * tail), with a gap when rows were left out, the footer, and frees the stream (NULL allowed).
+ * g must outlive the stream. */
+typedef struct dl_shell_box_stream dl_shell_box_stream;
+DL_NODISCARD dl_status dl_shell_box_stream_begin(FILE *out, const dl_shell_grid *g,
+                                                 const dl_shell_box_opts *opts,
+                                                 dl_shell_box_stream **out_stream, dl_error *err);
+DL_NODISCARD dl_status dl_shell_box_stream_row(dl_shell_box_stream *s, dl_shell_row row,
+                                               dl_error *err);
+DL_NODISCARD dl_status dl_shell_box_stream_end(dl_shell_box_stream *s, dl_error *err);
+
 /* Streaming formats: a header, then one call per row, then the end. */
 typedef struct dl_shell_stream {
     FILE *out;

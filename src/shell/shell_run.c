@@ -190,19 +190,85 @@ next_cells(deltalite_result *r, result_view *v, bool *out_has_row) {
  * appear while the query runs. */
 #define BOX_SECTION_ROWS 1000
 
+static dl_shell_box_opts
+box_opts(const dl_shell *sh) {
+    return (dl_shell_box_opts){.max_width = sh->max_width,
+                               .is_ascii = sh->mode == DL_SHELL_MODE_TABLE,
+                               .no_header = !sh->headers,
+                               .null_text = sh->has_null_text ? sh->null_text : NULL,
+                               .widths = sh->widths,
+                               .n_widths = sh->n_widths};
+}
+
+/* After the first rows of a box were drawn: every other row drawn as it comes (.maxrows -1),
+ * or kept in the grid's tail ring and counted. */
+static deltalite_status
+stream_rest(dl_shell *sh, deltalite_result *r, result_view *v, dl_shell_grid *g,
+            dl_shell_box_stream *bs, dl_status *st, dl_error *err) {
+    bool has_row = true;
+    deltalite_status ds = DELTALITE_OK;
+    while (*st == DL_OK && (ds = next_cells(r, v, &has_row)) == DELTALITE_OK && has_row) {
+        *st = sh->max_rows < 0 ? dl_shell_box_stream_row(bs, v->cells, err)
+                               : dl_shell_grid_add(g, v->cells, err);
+    }
+    return ds;
+}
+
+/*
+ * A box on a terminal: the first rows (the head .maxrows keeps, or a section of
+ * BOX_SECTION_ROWS with .maxrows -1) size the columns and are drawn as soon as they arrived;
+ * the others follow as they come (.maxrows -1) or, as the last rows, when the result ends. A
+ * result that ends within its first rows is drawn as print_box draws it.
+ */
+static deltalite_status
+print_box_live(dl_shell *sh, deltalite_result *r, result_view *v) {
+    dl_shell_box_opts opts = box_opts(sh);
+    dl_shell_grid g;
+    dl_shell_grid_init(&g, NULL, v->cols, v->n_cols, sh->max_rows);
+    int64_t first = sh->max_rows < 0 ? BOX_SECTION_ROWS : DL_MAX(g.head_cap, 1);
+    bool has_row = true;
+    deltalite_status ds = DELTALITE_OK;
+    dl_error err;
+    dl_error_clear(&err);
+    dl_status st = DL_OK;
+    while (st == DL_OK && g.n_rows < first && (ds = next_cells(r, v, &has_row)) == DELTALITE_OK &&
+           has_row) {
+        st = dl_shell_grid_add(&g, v->cells, &err);
+    }
+    dl_shell_progress_stop(sh);
+    if (st == DL_OK && ds == DELTALITE_OK && !has_row) {
+        st = dl_shell_render_box(sh->out, &g, &opts, &err);
+    } else if (st == DL_OK && ds == DELTALITE_OK) {
+        dl_shell_box_stream *bs = NULL;
+        st = dl_shell_box_stream_begin(sh->out, &g, &opts, &bs, &err);
+        (void)fflush(sh->out);
+        if (st == DL_OK) {
+            ds = stream_rest(sh, r, v, &g, bs, &st, &err);
+        }
+        dl_status end = dl_shell_box_stream_end(bs, &err); /* closes the box, also after errors */
+        st = st == DL_OK ? end : st;
+    }
+    (void)fflush(sh->out);
+    dl_shell_grid_destroy(&g);
+    if (st != DL_OK) {
+        (void)fprintf(sh->err, "Error: %s\n", err.msg);
+        return DELTALITE_ERROR_NOMEM;
+    }
+    return ds;
+}
+
 /*
  * Collects rows into a grid and draws it; with every row asked for, one box per section of
- * BOX_SECTION_ROWS rows (a result that fits one section looks as it always did).
+ * BOX_SECTION_ROWS rows (a result that fits one section looks as it always did). On a terminal
+ * the box is drawn while the rows arrive (print_box_live).
  */
 static deltalite_status
 print_box(dl_shell *sh, deltalite_result *r, result_view *v) {
+    if (isatty(fileno(sh->out))) {
+        return print_box_live(sh, r, v);
+    }
     bool is_sectioned = sh->max_rows < 0;
-    dl_shell_box_opts opts = {.max_width = sh->max_width,
-                              .is_ascii = sh->mode == DL_SHELL_MODE_TABLE,
-                              .no_header = !sh->headers,
-                              .null_text = sh->has_null_text ? sh->null_text : NULL,
-                              .widths = sh->widths,
-                              .n_widths = sh->n_widths};
+    dl_shell_box_opts opts = box_opts(sh);
     bool has_row = true;
     deltalite_status ds = DELTALITE_OK;
     dl_error err;

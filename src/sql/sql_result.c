@@ -158,17 +158,60 @@ bind_query_stmt(dl_sql_binder *b, dl_sql_result *r, const dl_sql_query *q, dl_er
     return DL_OK;
 }
 
+/* EXPLAIN's sections as Spark prints them (EXTENDED: the statement as parsed, the plan as
+ * bound, as optimized, and as run; COST: the optimized plan with its estimates). The bound
+ * plan is printed before the optimizer rewrites it in place. */
+static dl_status
+explain_text(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_buf *text,
+             dl_error *err) {
+    dl_sql_explain_mode mode = stmt->u.explain.mode;
+    const dl_sql_stmt *inner = stmt->u.explain.stmt;
+    dl_sql_explain_opts logical = {.is_logical = true, .show_output = true};
+    if (mode == DL_SQL_EXPLAIN_EXTENDED) {
+        DL_TRY(dl_buf_append_cstr(text, "== Parsed Logical Plan ==\n", err));
+        DL_TRY(dl_sql_stmt_print(inner, text, err));
+        DL_TRY(dl_buf_append_cstr(text, "\n\n== Analyzed Logical Plan ==\n", err));
+    }
+    DL_TRY(dl_sql_binder_query(b, inner->u.query, NULL, &r->plan, err));
+    if (mode == DL_SQL_EXPLAIN_EXTENDED) {
+        logical.show_types = true;
+        DL_TRY(dl_sql_plan_explain_tree(r->plan, &logical, text, err));
+        logical.show_types = false;
+    }
+    DL_TRY(dl_sql_optimize(r->exec.arena, &r->plan, err));
+    if (mode == DL_SQL_EXPLAIN_ANALYZE) {
+        return dl_sql_explain_analyze(&r->exec, r->plan, text, err);
+    }
+    if (mode == DL_SQL_EXPLAIN_EXTENDED || mode == DL_SQL_EXPLAIN_COST) {
+        logical.show_est = mode == DL_SQL_EXPLAIN_COST;
+        DL_TRY(dl_buf_append_cstr(text, mode == DL_SQL_EXPLAIN_COST ? "" : "\n", err));
+        DL_TRY(dl_buf_append_cstr(text, "== Optimized Logical Plan ==\n", err));
+        DL_TRY(dl_sql_plan_explain_tree(r->plan, &logical, text, err));
+        DL_TRY(dl_buf_append_cstr(text, "\n", err));
+    }
+    if (mode == DL_SQL_EXPLAIN_CODEGEN) {
+        DL_TRY(dl_buf_append_cstr(text,
+                                  "Found 0 WholeStageCodegen subtrees (deltalite runs "
+                                  "vectorized operators, it generates no code).\n",
+                                  err));
+    }
+    dl_sql_explain_opts physical = {.show_est = true,
+                                    .is_numbered = mode == DL_SQL_EXPLAIN_FORMATTED};
+    DL_TRY(dl_buf_append_cstr(text, "== Physical Plan ==\n", err));
+    return dl_sql_explain_plan(&r->exec, r->plan, &physical, text, err);
+}
+
 static dl_status
 exec_explain(dl_sql_binder *b, dl_sql_result *r, const dl_sql_stmt *stmt, dl_error *err) {
     const dl_sql_stmt *inner = stmt->u.explain.stmt;
     if (inner->kind != DL_SQL_STMT_QUERY) {
-        DL_SQL_BIND_FAIL(b, inner->loc, DL_ERR_UNSUPPORTED, err, "EXPLAIN of %s is not supported",
+        DL_SQL_BIND_FAIL(b, inner->loc, DL_ERR_UNSUPPORTED, err,
+                         "EXPLAIN of %s is not supported (only of queries)",
                          dl_sql_stmt_kind_name(inner->kind));
     }
-    DL_TRY(bind_query_stmt(b, r, inner->u.query, err));
     dl_buf text;
     dl_buf_init(&text, r->session->alloc);
-    dl_status s = dl_sql_plan_explain(r->plan, &text, err);
+    dl_status s = explain_text(b, r, stmt, &text, err);
     const char *plan_text =
         s == DL_OK ? dl_arena_strndup(&r->arena, (const char *)text.data, text.len) : NULL;
     dl_buf_destroy(&text);

@@ -5,6 +5,7 @@
  * columns by their selection.
  */
 #include <string.h>
+#include <time.h>
 
 #include "sql/exec/sql_exec_int.h"
 
@@ -48,7 +49,67 @@ dl_sql_op_alloc(dl_sql_exec_ctx *exec, const dl_sql_op_vtable *vt, const dl_sql_
     op->children[0] = left;
     op->children[1] = right;
     op->n_children = right != NULL ? 2 : (left != NULL ? 1 : 0);
+    for (int32_t i = 0; i < op->n_children; i++) {
+        op->children[i]->parent = op;
+    }
+    if (exec->is_profiling) {
+        op->profile = dl_arena_alloc_zero(exec->arena, sizeof(*op->profile));
+        if (op->profile == NULL) {
+            return NULL;
+        }
+        atomic_init(&op->profile->rows, 0);
+        atomic_init(&op->profile->batches, 0);
+        atomic_init(&op->profile->self_ns, 0);
+    }
     return op;
+}
+
+/* ---- profiling (EXPLAIN ANALYZE) ------------------------------------------------------------
+ *
+ * A timed region (an operator's open, next or sink) measures its wall time on its thread and
+ * subtracts the timed regions nested in it on the same thread (the children's calls): each
+ * thread keeps the nanoseconds of the nested regions of the region it is in. A drain is a region
+ * of its own that nobody is charged for, so a breaker's open is not charged for the children it
+ * drains (they are, and its sink is, on whichever thread ran them). */
+
+static _Thread_local int64_t nested_ns;
+
+typedef struct prof_mark {
+    int64_t start;
+    int64_t saved;
+} prof_mark;
+
+int64_t
+dl_sql_exec_now_ns(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static prof_mark
+prof_begin(void) {
+    prof_mark m = {.start = dl_sql_exec_now_ns(), .saved = nested_ns};
+    nested_ns = 0;
+    return m;
+}
+
+/* Ends the region: returns its own time and counts all of it as nested in the enclosing one. */
+static int64_t
+prof_end(prof_mark m) {
+    int64_t elapsed = dl_sql_exec_now_ns() - m.start;
+    int64_t self = elapsed - nested_ns;
+    nested_ns = m.saved + elapsed;
+    return self > 0 ? self : 0;
+}
+
+static void
+prof_charge(dl_sql_operator *op, prof_mark m) {
+    int64_t self = prof_end(m);
+    if (op != NULL && op->profile != NULL) {
+        (void)atomic_fetch_add_explicit(&op->profile->self_ns, self, memory_order_relaxed);
+    }
 }
 
 static dl_status
@@ -111,7 +172,12 @@ dl_sql_op_open(dl_sql_operator *op, dl_error *err) {
     for (int32_t i = 0; i < op->n_children; i++) {
         DL_TRY(dl_sql_op_open(op->children[i], err));
     }
-    if (op->vt->open != NULL) {
+    if (op->vt->open != NULL && op->profile != NULL) {
+        prof_mark m = prof_begin();
+        dl_status s = op->vt->open(op, err);
+        prof_charge(op, m);
+        DL_TRY(s);
+    } else if (op->vt->open != NULL) {
         DL_TRY(op->vt->open(op, err));
     }
     op->is_open = true;
@@ -138,7 +204,17 @@ dl_status
 dl_sql_op_next(dl_sql_operator *op, void *local, dl_batch *out, dl_error *err) {
     DL_CHECK(!dl_sql_exec_is_interrupted(op->exec), err, DL_ERR_INTERRUPTED,
              "the statement was interrupted");
-    return op->vt->next(op, local, out, err);
+    if (op->profile == NULL) {
+        return op->vt->next(op, local, out, err);
+    }
+    prof_mark m = prof_begin();
+    dl_status s = op->vt->next(op, local, out, err);
+    prof_charge(op, m);
+    if (s == DL_OK && out->count > 0) {
+        (void)atomic_fetch_add_explicit(&op->profile->rows, out->count, memory_order_relaxed);
+        (void)atomic_fetch_add_explicit(&op->profile->batches, 1, memory_order_relaxed);
+    }
+    return s;
 }
 
 void
@@ -181,7 +257,14 @@ drain_loop(drain_task *t, void *child_local, dl_batch *batch, dl_error *err) {
         if (batch->count == 0) {
             return DL_OK;
         }
-        DL_TRY(t->sink->sink(t->ctx, t->sink_local, batch, err));
+        if (t->child->profile == NULL) {
+            DL_TRY(t->sink->sink(t->ctx, t->sink_local, batch, err));
+            continue;
+        }
+        prof_mark m = prof_begin();
+        dl_status s = t->sink->sink(t->ctx, t->sink_local, batch, err);
+        prof_charge(t->child->parent, m);
+        DL_TRY(s);
     }
 }
 
@@ -237,6 +320,8 @@ dl_sql_op_drain(dl_sql_operator *child, const dl_sql_sink *sink, void *ctx, dl_e
         tasks[i] = (drain_task){.child = child, .sink = sink, .ctx = ctx, .is_failed = &is_failed};
     }
     dl_status s = DL_OK;
+    bool is_profiling = child->profile != NULL;
+    prof_mark m = is_profiling ? prof_begin() : (prof_mark){0};
     if (n == 1) {
         s = drain_task_run(&tasks[0], err);
     } else {
@@ -254,6 +339,9 @@ dl_sql_op_drain(dl_sql_operator *child, const dl_sql_sink *sink, void *ctx, dl_e
                 *err = wait_err;
             }
         }
+    }
+    if (is_profiling) {
+        (void)prof_end(m); /* charged to the children and the sink, where they ran */
     }
     s = drain_finish(tasks, n, sink, ctx, s, err);
     dl_mem_free(exec->alloc, tasks, (size_t)n * sizeof(*tasks));

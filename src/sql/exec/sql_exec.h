@@ -103,6 +103,7 @@
 #include "base/compiler.h"
 #include "base/error.h"
 #include "base/pool.h"
+#include "delta/delta_scan.h"
 #include "sql/func/sql_func.h"
 #include "sql/plan/sql_plan.h"
 #include "store/store.h"
@@ -124,6 +125,7 @@ typedef struct dl_sql_exec_ctx {
                           nothing to commit): only its result rows are left to read */
     _Atomic(int64_t) *progress_done;  /* the session's progress counters (parts of scans done */
     _Atomic(int64_t) *progress_total; /* and to do), or NULL */
+    bool is_profiling;                /* EXPLAIN ANALYZE: operators built now count rows and time */
 } dl_sql_exec_ctx;
 
 /* Counts parts of the statement's work for its progress (dl_sql_session_progress): a scan
@@ -165,6 +167,19 @@ typedef struct dl_sql_op_vtable {
     void (*free)(dl_sql_operator *op);                    /* releases op->state; may be NULL */
 } dl_sql_op_vtable;
 
+/*
+ * What an operator did, counted when the statement profiles (EXPLAIN ANALYZE): rows and
+ * batches it returned, and its own time: nanoseconds in its open, next and (for breakers) its
+ * sink, less the time of the children's calls made inside them, summed over the threads that
+ * ran it (so a parallel pipeline's operators can add up to more than the wall time). Without
+ * profiling no clock is read.
+ */
+typedef struct dl_sql_op_profile {
+    _Atomic(int64_t) rows;
+    _Atomic(int64_t) batches;
+    _Atomic(int64_t) self_ns;
+} dl_sql_op_profile;
+
 struct dl_sql_operator {
     const dl_sql_op_vtable *vt;
     const dl_sql_plan *plan; /* the node this operator runs */
@@ -172,9 +187,11 @@ struct dl_sql_operator {
     dl_sql_exec_ctx *exec;
     dl_sql_operator *children[2]; /* [0] the child / left, [1] right; NULL when absent */
     int32_t n_children;
-    bool is_parallel; /* next may run on several threads at once, each with its own local */
-    bool is_open;     /* set by dl_sql_op_open */
-    void *state;      /* the operator's global state */
+    bool is_parallel;        /* next may run on several threads at once, each with its own local */
+    bool is_open;            /* set by dl_sql_op_open */
+    void *state;             /* the operator's global state */
+    dl_sql_operator *parent; /* NULL at the root */
+    dl_sql_op_profile *profile; /* NULL unless exec->is_profiling */
 };
 
 /* A new operator struct in the statement arena for plan with vt and children (taken over:
@@ -335,6 +352,31 @@ DL_NODISCARD dl_status dl_sql_op_sort_new(dl_sql_exec_ctx *exec, const dl_sql_pl
 DL_NODISCARD dl_status dl_sql_op_window_new(dl_sql_exec_ctx *exec, const dl_sql_plan *plan,
                                             dl_sql_operator *child, dl_sql_operator **out,
                                             dl_error *err);
+
+/* ---- EXPLAIN (sql_explain.c) ---- */
+
+/* Appends plan's tree (dl_sql_plan_explain_tree with opts) with what planning a scan tells: for
+ * a Delta scan, the files it keeps of the snapshot's and why the others are skipped (partition
+ * values, the log's statistics), found by planning the scan as the executor will. */
+DL_NODISCARD dl_status dl_sql_explain_plan(dl_sql_exec_ctx *exec, const dl_sql_plan *plan,
+                                           const dl_sql_explain_opts *opts, dl_buf *out,
+                                           dl_error *err);
+
+/* EXPLAIN ANALYZE: runs plan to its end on exec (profiling), discarding its rows, then appends
+ * the tree with each operator's rows and own time, and for scans the files, row groups, pages
+ * and bytes read and skipped. */
+DL_NODISCARD dl_status dl_sql_explain_analyze(dl_sql_exec_ctx *exec, const dl_sql_plan *plan,
+                                              dl_buf *out, dl_error *err);
+
+/* What a scan operator read so far (valid until it is freed; its readers must be freed for
+ * their counters to be in). */
+typedef struct dl_sql_scan_report {
+    dl_delta_scan_stats delta; /* read_parquet: files_total and the row group and byte counts */
+    int64_t pages_read;
+    int64_t pages_skipped;
+} dl_sql_scan_report;
+
+void dl_sql_op_scan_report(const dl_sql_operator *op, dl_sql_scan_report *out);
 
 /* Runs plan on the statement's executor, calling take for every batch; stops early when a
  * plan with more than max_rows rows is seen (max_rows < 0: no limit). */

@@ -50,6 +50,9 @@ DL_NODISCARD dl_status dl_sql_batch_trim(dl_batch *batch, int64_t from, int64_t 
  * left out of ANDs; NULL when nothing does). Lives in arena. */
 const dl_delta_pred *dl_sql_scan_predicate(dl_arena *arena, const dl_sql_scan *s);
 
+/* A monotonic clock in nanoseconds (EXPLAIN ANALYZE's times). */
+int64_t dl_sql_exec_now_ns(void);
+
 /* Opens a Parquet file of the root store (path without its leading '/', as
  * dl_sql_store_path makes it); errors name the file by its absolute path. */
 DL_NODISCARD dl_status dl_sql_pq_open(dl_store *store, const char *path, const dl_allocator *alloc,

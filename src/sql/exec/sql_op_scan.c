@@ -52,7 +52,9 @@ typedef struct scan_state {
     _Atomic(int64_t) emitted;   /* rows returned (for the limit) */
     const char **names;         /* DELTA: the table columns asked for */
     int32_t n_names;
-    int32_t *from; /* DELTA: per output column, its reader column or FILE_INDEX */
+    int32_t *from;                /* DELTA: per output column, its reader column or FILE_INDEX */
+    size_t pq_groups_total;       /* PARQUET: row groups of the files; the rest as the readers */
+    _Atomic(int64_t) pq_stats[4]; /* finish: row groups read, bytes, pages read, pages skipped */
 } scan_state;
 
 typedef struct scan_local {
@@ -399,6 +401,7 @@ open_parquet_files(dl_sql_operator *op, scan_state *st, dl_error *err) {
         DL_TRY(parquet_columns(op, st, f, err));
         total += dl_pq_file_footer(st->pfiles[f])->meta.n_row_groups;
     }
+    st->pq_groups_total = total;
     st->punits = dl_arena_alloc_zero(arena, (total + 1) * sizeof(pq_unit));
     DL_CHECK(st->punits != NULL, err, DL_ERR_NOMEM, "out of memory opening files");
     const dl_delta_pred *pred = dl_sql_scan_predicate(arena, s);
@@ -447,6 +450,9 @@ scan_open(dl_sql_operator *op, dl_error *err) {
     st->s = s;
     atomic_init(&st->cursor, 0);
     atomic_init(&st->emitted, 0);
+    for (size_t i = 0; i < DL_ARRAY_LEN(st->pq_stats); i++) {
+        atomic_init(&st->pq_stats[i], 0);
+    }
     if (s->source == DL_SQL_SCAN_PARQUET) {
         DL_TRY(open_parquet_files(op, st, err));
         dl_sql_exec_progress(op->exec, 0, (int64_t)st->n_units);
@@ -480,8 +486,22 @@ scan_free(dl_sql_operator *op) {
     op->state = NULL;
 }
 
+/* Adds a read_parquet reader's counters to the scan's (EXPLAIN ANALYZE). */
 static void
-close_reader(scan_local *l) {
+count_parquet_reader(scan_state *st, const dl_pq_reader *reader) {
+    dl_pq_reader_stats rs;
+    dl_pq_reader_get_stats(reader, &rs);
+    int64_t add[4] = {rs.row_groups_read, rs.bytes_read, rs.pages, rs.pages_skipped};
+    for (size_t i = 0; i < DL_ARRAY_LEN(add); i++) {
+        (void)atomic_fetch_add_explicit(&st->pq_stats[i], add[i], memory_order_relaxed);
+    }
+}
+
+static void
+close_reader(scan_state *st, scan_local *l) {
+    if (l->preader != NULL) {
+        count_parquet_reader(st, l->preader);
+    }
     dl_delta_scan_reader_free(l->dreader);
     dl_pq_reader_free(l->preader);
     l->dreader = NULL;
@@ -494,7 +514,7 @@ scan_local_free(dl_sql_operator *op, void *local) {
     if (l == NULL) {
         return;
     }
-    close_reader(l);
+    close_reader(op->state, l);
     dl_vec_batch_free(l->in);
     dl_pq_scratch_free(l->scratch);
     for (int32_t i = 0; i < l->n_filters; i++) {
@@ -581,7 +601,7 @@ read_next(dl_sql_operator *op, scan_local *l, bool *out_has, dl_error *err) {
             *out_has = true;
             return DL_OK;
         }
-        close_reader(l);
+        close_reader(op->state, l);
         dl_sql_exec_progress(op->exec, 1, 0); /* a file or row group read to its end */
     }
 }
@@ -697,6 +717,28 @@ scan_next(dl_sql_operator *op, void *local, dl_batch *out, dl_error *err) {
         dl_error_prefix(err, "table %s", sc->table_name);
     }
     return s;
+}
+
+void
+dl_sql_op_scan_report(const dl_sql_operator *op, dl_sql_scan_report *out) {
+    memset(out, 0, sizeof(*out));
+    scan_state *st = op->state;
+    if (st == NULL) {
+        return;
+    }
+    if (st->dscan != NULL) {
+        dl_delta_scan_get_stats(st->dscan, &out->delta);
+        out->pages_read = out->delta.pages_read;
+        out->pages_skipped = out->delta.pages_skipped;
+        return;
+    }
+    out->delta.files_total = st->s->n_paths;
+    out->delta.files_read = st->s->n_paths;
+    out->delta.row_groups_read = atomic_load(&st->pq_stats[0]);
+    out->delta.row_groups_skipped = (int64_t)(st->pq_groups_total - st->n_units);
+    out->delta.bytes_read = atomic_load(&st->pq_stats[1]);
+    out->pages_read = atomic_load(&st->pq_stats[2]);
+    out->pages_skipped = atomic_load(&st->pq_stats[3]);
 }
 
 static const dl_sql_op_vtable scan_vt = {

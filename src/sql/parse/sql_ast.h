@@ -826,6 +826,7 @@ typedef enum dl_sql_explain_mode {
     DL_SQL_EXPLAIN_FORMATTED,
     DL_SQL_EXPLAIN_CODEGEN,
     DL_SQL_EXPLAIN_COST,
+    DL_SQL_EXPLAIN_ANALYZE, /* DuckDB's spelling: run the query, show each operator's counters */
 } dl_sql_explain_mode;
 
 typedef struct dl_sql_copy_option {

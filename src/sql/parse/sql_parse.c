@@ -823,7 +823,8 @@ parse_explain(dl_sql_parser *p, dl_sql_stmt *s) {
     } modes[] = {{DL_SQL_KW_EXTENDED, DL_SQL_EXPLAIN_EXTENDED},
                  {DL_SQL_KW_FORMATTED, DL_SQL_EXPLAIN_FORMATTED},
                  {DL_SQL_KW_CODEGEN, DL_SQL_EXPLAIN_CODEGEN},
-                 {DL_SQL_KW_COST, DL_SQL_EXPLAIN_COST}};
+                 {DL_SQL_KW_COST, DL_SQL_EXPLAIN_COST},
+                 {DL_SQL_KW_ANALYZE, DL_SQL_EXPLAIN_ANALYZE}};
 
     s->kind = DL_SQL_STMT_EXPLAIN;
     dl_sql_advance(p);

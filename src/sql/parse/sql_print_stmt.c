@@ -986,6 +986,7 @@ pr_misc(dl_sql_printer *pr, const dl_sql_stmt *s) {
         [DL_SQL_EXPLAIN_FORMATTED] = "EXPLAIN FORMATTED ",
         [DL_SQL_EXPLAIN_CODEGEN] = "EXPLAIN CODEGEN ",
         [DL_SQL_EXPLAIN_COST] = "EXPLAIN COST ",
+        [DL_SQL_EXPLAIN_ANALYZE] = "EXPLAIN ANALYZE ",
     };
     switch (s->kind) {
     case DL_SQL_STMT_USE:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Plan and bound-expression helpers (sql_plan.h): constructors and the EXPLAIN text. */
+/* Plan and bound-expression helpers (sql_plan.h): constructors, values as text. */
 #include "sql/plan/sql_plan.h"
 
 #include <inttypes.h>
@@ -123,7 +123,7 @@ dl_sql_bexpr_is_null_const(const dl_sql_bexpr *expr) {
     return expr->kind == DL_SQL_BEXPR_CONST && dl_vec_is_null(expr->value, 0);
 }
 
-/* ---- EXPLAIN ------------------------------------------------------------------------------- */
+/* ---- values as text ------------------------------------------------------------------------ */
 
 /* Appends a short rendering of row `row` of vec (for EXPLAIN and messages). */
 dl_status
@@ -159,148 +159,6 @@ dl_sql_value_print(const dl_vector *vec, int64_t row, dl_buf *out, dl_error *err
     default:
         return dl_buf_appendf(out, err, "<%s>", dl_vec_type_name(vec->type->id));
     }
-}
-
-static dl_status explain_expr(const dl_sql_bexpr *e, dl_buf *out, dl_error *err);
-
-static dl_status
-explain_args(const dl_sql_bexpr *e, const char *sep, dl_buf *out, dl_error *err) {
-    for (int32_t i = 0; i < e->n_args; i++) {
-        if (i > 0) {
-            DL_TRY(dl_buf_append_cstr(out, sep, err));
-        }
-        DL_TRY(explain_expr(e->args[i], out, err));
-    }
-    return DL_OK;
-}
-
-static dl_status
-explain_expr(const dl_sql_bexpr *e, dl_buf *out, dl_error *err) {
-    static const char *const kind_names[] = {
-        [DL_SQL_BEXPR_CAST] = "cast",
-        [DL_SQL_BEXPR_NOT] = "not",
-        [DL_SQL_BEXPR_IS] = "is",
-        [DL_SQL_BEXPR_IN_LIST] = "in",
-        [DL_SQL_BEXPR_CASE] = "case",
-        [DL_SQL_BEXPR_COALESCE] = "coalesce",
-        [DL_SQL_BEXPR_FIELD] = "field",
-        [DL_SQL_BEXPR_SUBSCRIPT] = "subscript",
-        [DL_SQL_BEXPR_SUBQUERY] = "subquery",
-        [DL_SQL_BEXPR_OUTER] = "outer",
-    };
-    switch (e->kind) {
-    case DL_SQL_BEXPR_CONST:
-        return dl_sql_value_print(e->value, 0, out, err);
-    case DL_SQL_BEXPR_COLUMN:
-        return dl_buf_appendf(out, err, "#%d", (int)e->index);
-    case DL_SQL_BEXPR_AND:
-    case DL_SQL_BEXPR_OR:
-        DL_TRY(dl_buf_append_cstr(out, "(", err));
-        DL_TRY(explain_args(e, e->kind == DL_SQL_BEXPR_AND ? " AND " : " OR ", out, err));
-        return dl_buf_append_cstr(out, ")", err);
-    case DL_SQL_BEXPR_CALL:
-        DL_TRY(dl_buf_appendf(out, err, "%s(", e->fn->name));
-        break;
-    default:
-        DL_TRY(dl_buf_appendf(out, err, "%s%s(", e->is_not ? "not_" : "", kind_names[e->kind]));
-        break;
-    }
-    DL_TRY(explain_args(e, ", ", out, err));
-    return dl_buf_append_cstr(out, ")", err);
-}
-
-static dl_status
-explain_exprs(const char *label, dl_sql_bexpr *const *exprs, int32_t n, dl_buf *out,
-              dl_error *err) {
-    DL_TRY(dl_buf_appendf(out, err, " %s=[", label));
-    for (int32_t i = 0; i < n; i++) {
-        if (i > 0) {
-            DL_TRY(dl_buf_append_cstr(out, ", ", err));
-        }
-        DL_TRY(explain_expr(exprs[i], out, err));
-    }
-    return dl_buf_append_cstr(out, "]", err);
-}
-
-static dl_status
-explain_node(const dl_sql_plan *p, dl_buf *out, dl_error *err) {
-    static const char *const names[] = {
-        [DL_SQL_PLAN_SCAN] = "SCAN",           [DL_SQL_PLAN_VALUES] = "VALUES",
-        [DL_SQL_PLAN_RANGE] = "RANGE",         [DL_SQL_PLAN_ROWS] = "ROWS",
-        [DL_SQL_PLAN_FILTER] = "FILTER",       [DL_SQL_PLAN_PROJECT] = "PROJECT",
-        [DL_SQL_PLAN_AGGREGATE] = "AGGREGATE", [DL_SQL_PLAN_JOIN] = "JOIN",
-        [DL_SQL_PLAN_SETOP] = "SETOP",         [DL_SQL_PLAN_SORT] = "SORT",
-        [DL_SQL_PLAN_WINDOW] = "WINDOW",       [DL_SQL_PLAN_LIMIT] = "LIMIT",
-    };
-    DL_TRY(dl_buf_append_cstr(out, names[p->kind], err));
-    switch (p->kind) {
-    case DL_SQL_PLAN_SCAN:
-        DL_TRY(dl_buf_appendf(out, err, " %s cols=[", p->u.scan.table_name));
-        for (int32_t i = 0; i < p->u.scan.n_columns; i++) {
-            int32_t c = p->u.scan.columns[i];
-            DL_TRY(dl_buf_appendf(out, err, "%s%s", i > 0 ? ", " : "",
-                                  c == DL_SQL_SCAN_FILE_INDEX ? "<file index>"
-                                  : c == DL_SQL_SCAN_ROW_INDEX
-                                      ? "<row index>"
-                                      : p->u.scan.table_schema->fields[c].name));
-        }
-        DL_TRY(dl_buf_append_cstr(out, "]", err));
-        if (p->u.scan.n_filters > 0) {
-            DL_TRY(explain_exprs("filters", p->u.scan.filters, p->u.scan.n_filters, out, err));
-        }
-        if (p->u.scan.limit >= 0) {
-            DL_TRY(dl_buf_appendf(out, err, " limit=%" PRId64, p->u.scan.limit));
-        }
-        return DL_OK;
-    case DL_SQL_PLAN_FILTER:
-        return explain_exprs("cond", &p->u.cond, 1, out, err);
-    case DL_SQL_PLAN_PROJECT:
-        return explain_exprs("exprs", p->u.project.exprs, p->u.project.n_exprs, out, err);
-    case DL_SQL_PLAN_AGGREGATE:
-        DL_TRY(explain_exprs("keys", p->u.agg.keys, p->u.agg.n_keys, out, err));
-        return dl_buf_appendf(out, err, " aggs=%d sets=%d", (int)p->u.agg.n_aggs,
-                              (int)p->u.agg.n_sets);
-    case DL_SQL_PLAN_LIMIT:
-        return dl_buf_appendf(out, err, " limit=%" PRId64 " offset=%" PRId64, p->u.limit.limit,
-                              p->u.limit.offset);
-    case DL_SQL_PLAN_SORT:
-        return dl_buf_appendf(out, err, " keys=%d limit=%" PRId64, (int)p->u.sort.n_keys,
-                              p->u.sort.limit);
-    case DL_SQL_PLAN_JOIN:
-        DL_TRY(dl_buf_appendf(out, err, " type=%d", (int)p->u.join.type));
-        DL_TRY(explain_exprs("left_keys", p->u.join.left_keys, p->u.join.n_keys, out, err));
-        DL_TRY(explain_exprs("right_keys", p->u.join.right_keys, p->u.join.n_keys, out, err));
-        if (p->u.join.residual != NULL) {
-            DL_TRY(explain_exprs("residual", &p->u.join.residual, 1, out, err));
-        }
-        return DL_OK;
-    default:
-        return DL_OK;
-    }
-}
-
-static dl_status
-explain_tree(const dl_sql_plan *p, int depth, dl_buf *out, dl_error *err) {
-    for (int i = 0; i < depth; i++) {
-        DL_TRY(dl_buf_append_cstr(out, "  ", err));
-    }
-    DL_TRY(explain_node(p, out, err));
-    if (p->est_rows >= 0) {
-        DL_TRY(dl_buf_appendf(out, err, " est_rows=%.0f", p->est_rows));
-    }
-    DL_TRY(dl_buf_append_cstr(out, "\n", err));
-    if (p->left != NULL) {
-        DL_TRY(explain_tree(p->left, depth + 1, out, err));
-    }
-    if (p->right != NULL) {
-        DL_TRY(explain_tree(p->right, depth + 1, out, err));
-    }
-    return DL_OK;
-}
-
-dl_status
-dl_sql_plan_explain(const dl_sql_plan *plan, dl_buf *out, dl_error *err) {
-    return explain_tree(plan, 0, out, err);
 }
 
 /* True when every column e references is in [lo, hi). */

@@ -469,9 +469,41 @@ DL_NODISCARD dl_status dl_sql_filter_over(dl_arena *arena, dl_sql_plan *child, d
 /* True when expr is a CONST whose value is NULL. */
 bool dl_sql_bexpr_is_null_const(const dl_sql_bexpr *expr);
 
-/* Appends a readable form of a plan tree (one node per line, indented) to out: EXPLAIN and
- * test expectations. */
+/* ---- EXPLAIN (sql_plan_explain.c) ---- */
+
+/* What only the caller knows about a node (a scan's files kept at planning, EXPLAIN ANALYZE's
+ * counters): suffix appends to the node's line, details appends whole lines (each ending in
+ * '\n', not indented: the renderer indents them under the node). Either may be NULL. */
+typedef struct dl_sql_explain_hooks {
+    DL_NODISCARD dl_status (*suffix)(void *ctx, const dl_sql_plan *p, dl_buf *out, dl_error *err);
+    DL_NODISCARD dl_status (*details)(void *ctx, const dl_sql_plan *p, dl_buf *lines,
+                                      dl_error *err);
+    void *ctx;
+} dl_sql_explain_hooks;
+
+typedef struct dl_sql_explain_opts {
+    bool is_logical;  /* Spark's logical names (Aggregate, Join, Sort), no scan details */
+    bool show_est;    /* "(est. N rows)" where the planner estimated */
+    bool show_output; /* the output columns */
+    bool show_types;  /* ... with their types */
+    bool is_numbered; /* FORMATTED: "(n)" per operator, details in a numbered list after */
+    const dl_sql_explain_hooks *hooks;
+} dl_sql_explain_opts;
+
+/* Appends plan as a tree (Spark's layout: "+- " before the last child, ":- " before the
+ * others; one node per line, details under it, expressions as SQL with column names) to
+ * out. */
+DL_NODISCARD dl_status dl_sql_plan_explain_tree(const dl_sql_plan *plan,
+                                                const dl_sql_explain_opts *opts, dl_buf *out,
+                                                dl_error *err);
+
+/* dl_sql_plan_explain_tree with estimates and no hooks: tests and messages. */
 DL_NODISCARD dl_status dl_sql_plan_explain(const dl_sql_plan *plan, dl_buf *out, dl_error *err);
+
+/* Appends e as SQL; its COLUMN indexes name input's fields, then input2's (NULL when the
+ * expression sees one input). */
+DL_NODISCARD dl_status dl_sql_bexpr_explain(const dl_sql_bexpr *e, const dl_type *input,
+                                            const dl_type *input2, dl_buf *out, dl_error *err);
 
 /* Structural equality of bound expressions. */
 bool dl_sql_bexpr_equal(const dl_sql_bexpr *a, const dl_sql_bexpr *c);

@@ -20,7 +20,10 @@
  * <types> has one letter per column (I integer, T text, R real/decimal, B boolean, D date...);
  * only their number is checked. NULL is NULL; the empty string is (empty). rowsort sorts the
  * rows (as text) before comparing, valuesort sorts every value. Values are compared as text:
- * the API's text getter writes them the way Spark's CAST(x AS STRING) does.
+ * the API's text getter writes them the way Spark's CAST(x AS STRING) does. In a result of one
+ * column, a value of several lines (EXPLAIN's plan) is compared line by line (an empty line is
+ * written (empty)); an expected line
+ * "<REGEX>:pattern" matches any line the POSIX extended pattern matches (times, sizes).
  *
  *   write <path> [gzip|zstd]   writes a file for the records after it (CSV inputs): the lines
  *   <lines>                    up to a blank line, each ended by \n, with \r \n \t \\ and

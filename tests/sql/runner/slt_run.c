@@ -92,20 +92,25 @@ actual_lines(const slt_result *res, bool one_value_per_line, dl_arena *arena, in
 }
 
 static int64_t
-count_tabs(const char *s) {
+count_char(const char *s, char c) {
     int64_t n = 0;
     for (; *s != '\0'; s++) {
-        n += *s == '\t' ? 1 : 0;
+        n += *s == c ? 1 : 0;
     }
     return n;
 }
 
-/* Sorts every value of lines (valuesort): each line is split at tabs. */
+static int64_t
+count_tabs(const char *s) {
+    return count_char(s, '\t');
+}
+
+/* Every piece of lines split at sep; a sep that ends a line ends it (no empty piece after). */
 static const char **
-split_values(const char **lines, int64_t n, dl_arena *arena, int64_t *out_n) {
+split_at(const char **lines, int64_t n, char sep, dl_arena *arena, int64_t *out_n) {
     int64_t total = 0;
     for (int64_t i = 0; i < n; i++) {
-        total += count_tabs(lines[i]) + 1;
+        total += count_char(lines[i], sep) + 1;
     }
     const char **out = dl_arena_alloc_array(arena, (size_t)total + 1, sizeof(char *));
     if (out == NULL) {
@@ -115,20 +120,27 @@ split_values(const char **lines, int64_t n, dl_arena *arena, int64_t *out_n) {
     for (int64_t i = 0; i < n; i++) {
         const char *p = lines[i];
         for (;;) {
-            const char *tab = strchr(p, '\t');
-            size_t len = tab ? (size_t)(tab - p) : strlen(p);
-            out[k] = dl_arena_strndup(arena, p, len);
+            const char *end = strchr(p, sep);
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            /* an empty line of a value is written (empty): blank lines end records */
+            out[k] = sep == '\n' && len == 0 ? "(empty)" : dl_arena_strndup(arena, p, len);
             if (out[k++] == NULL) {
                 return NULL;
             }
-            if (tab == NULL) {
+            if (end == NULL || (sep == '\n' && end[1] == '\0')) {
                 break;
             }
-            p = tab + 1;
+            p = end + 1;
         }
     }
-    *out_n = total;
+    *out_n = k;
     return out;
+}
+
+/* Sorts every value of lines (valuesort): each line is split at tabs. */
+static const char **
+split_values(const char **lines, int64_t n, dl_arena *arena, int64_t *out_n) {
+    return split_at(lines, n, '\t', arena, out_n);
 }
 
 /* ---- reporting -------------------------------------------------------------------------- */
@@ -193,10 +205,14 @@ check_statement(const slt_file *f, const slt_record *r, const char *sql, const s
     return true;
 }
 
+/* An expected line "<REGEX>:pattern" matches an actual line the pattern matches (DuckDB's
+ * runner allows it in results too: for text that varies, as EXPLAIN ANALYZE's times). */
 static bool
-lines_equal(const char **a, const char **b, int64_t n) {
+lines_equal(const char **actual, const char **expected, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
-        if (strcmp(a[i], b[i]) != 0) {
+        bool is_regex = strncmp(expected[i], "<REGEX>:", 8) == 0;
+        if (is_regex ? !error_matches(expected[i], actual[i])
+                     : strcmp(actual[i], expected[i]) != 0) {
             return false;
         }
     }
@@ -215,6 +231,14 @@ check_rows(const slt_file *f, const slt_record *r, const char *sql, const slt_re
     bool value_wise = !row_wise && n_exp == res->n_rows * res->n_cols;
     int64_t n_act = 0;
     const char **actual = actual_lines(res, value_wise, arena, &n_act);
+    if (actual == NULL) {
+        report_head(report, f, r, sql, "out of memory comparing results");
+        return false;
+    }
+    if (res->n_cols == 1 && actual != NULL) {
+        /* a value of several lines (EXPLAIN's plan) is compared line by line */
+        actual = split_at(actual, n_act, '\n', arena, &n_act);
+    }
     if (actual == NULL) {
         report_head(report, f, r, sql, "out of memory comparing results");
         return false;

@@ -485,6 +485,51 @@ TEST(test_pty_progress_bar_appears_and_clears) {
     CHECK(strstr(screen, " of 200 parts") != NULL);
 }
 
+/* Box mode on a terminal drew nothing until the last row arrived (the columns were sized from
+ * every row shown, the footer counted them all): the first rows now appear while the query
+ * still runs, and Ctrl-C then closes the box with what it had. */
+TEST(test_pty_box_shows_the_first_rows_while_the_query_runs) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, ".mode box\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT id FROM range(4000000000);\r");
+    bool has_rows = wait_for(&s, "     19 \xe2\x94\x82\r\n", 20000); /* "     19 │" */
+    const char *typed = strstr(screen, "range(4000000000);");
+    bool is_running = typed != NULL && strstr(typed, "deltalite> ") == NULL; /* no prompt yet */
+    clear_screen();
+    press_key(&s, "\x03");
+    bool is_back = wait_for(&s, "deltalite> ", 20000);
+    bool is_closed = strstr(screen, "\xe2\x94\x98") != NULL; /* ┘ */
+    bool said = strstr(screen, "interrupted") != NULL;
+    CHECK(leave(&s, has_rows && is_running && is_back && is_closed && said));
+}
+
+/* With .maxrows -1 a terminal gets one box whose rows stream (not a box per 1,000 rows). */
+TEST(test_pty_box_with_every_row_is_one_streamed_box) {
+    session s;
+    CHECK(session_start(&s, "C.UTF-8"));
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, ".mode box\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    type(&s, ".maxrows -1\r");
+    CHECK(wait_for(&s, "deltalite> ", 5000));
+    clear_screen();
+    type(&s, "SELECT id FROM range(4500);\r");
+    bool has_all = wait_for(&s, " 4499 \xe2\x94\x82\r\n", 20000);
+    bool is_back = wait_for(&s, "deltalite> ", 20000);
+    int n_headers = 0;
+    for (const char *p = strstr(screen, "bigint"); p != NULL; p = strstr(p + 1, "bigint")) {
+        n_headers++;
+    }
+    if (n_headers != 1) {
+        printf("  %d headers\n", n_headers);
+    }
+    CHECK(leave(&s, has_all && is_back && n_headers == 1));
+}
+
 int
 main(int argc, char **argv) {
     if (argc < 2) {
@@ -516,6 +561,8 @@ main(int argc, char **argv) {
     RUN(test_pty_tab_completes_keywords_tables_columns_paths_and_commands);
     RUN(test_pty_box_follows_a_resized_terminal);
     RUN(test_pty_progress_bar_appears_and_clears);
+    RUN(test_pty_box_shows_the_first_rows_while_the_query_runs);
+    RUN(test_pty_box_with_every_row_is_one_streamed_box);
     char cmd[600];
     (void)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {

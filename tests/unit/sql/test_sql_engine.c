@@ -274,8 +274,9 @@ TEST(test_comma_joins_become_equi_joins) {
     const char *plan = dl_buf_cstr(&out);
     /* a.id = c.id OR b.id = 3 stays above (a FILTER, or the residual of the join that meets
      * both sides); nothing it implies reaches one side alone. */
-    int ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL &&
-             (strstr(plan, "FILTER") != NULL || strstr(plan, "residual=") != NULL);
+    int ok = st == DL_OK && strstr(plan, "NestedLoopJoin") == NULL &&
+             strstr(plan, "HashJoin INNER [") != NULL &&
+             (strstr(plan, "Filter ") != NULL || strstr(plan, "] condition ") != NULL);
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
@@ -292,7 +293,7 @@ TEST(test_comma_joins_become_equi_joins) {
                   "WHERE a.id = c.id AND b.id = c.id + 1",
                   &out, &err);
     plan = dl_buf_cstr(&out);
-    ok = st == DL_OK && strstr(plan, "type=7") == NULL && strstr(plan, "keys=[]") == NULL;
+    ok = st == DL_OK && strstr(plan, "NestedLoopJoin") == NULL;
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
@@ -302,6 +303,19 @@ TEST(test_comma_joins_become_equi_joins) {
                    "SELECT a.id, b.id, c.id FROM range(10) a, range(20) b, range(30) c "
                    "WHERE a.id = c.id AND b.id = c.id + 1 AND a.id > 7 ORDER BY 1",
                    "8\t9\t8\n9\t10\t9\n"));
+}
+
+/* Whether the line after the first occurrence of line (which ends in '\n') contains want. */
+static int
+next_line_has(const char *plan, const char *line, const char *want) {
+    const char *at = strstr(plan, line);
+    if (at == NULL) {
+        return 0;
+    }
+    at += strlen(line);
+    const char *end = strchr(at, '\n');
+    const char *found = strstr(at, want);
+    return found != NULL && (end == NULL || found < end);
 }
 
 /* Scans under joins, windows and sorts read only the columns the query uses. */
@@ -321,8 +335,8 @@ TEST(test_scans_under_joins_read_only_used_columns) {
                             "ON t1.id = t2.c WHERE t2.b = 'x' ORDER BY t1.a",
                             &out, &err);
     const char *plan = dl_buf_cstr(&out);
-    int ok = st == DL_OK && strstr(plan, "cols=[id, a]") != NULL &&
-             strstr(plan, "cols=[id, b, c]") != NULL;
+    int ok = st == DL_OK && strstr(plan, "columns: id, a\n") != NULL &&
+             strstr(plan, "columns: id, b, c\n") != NULL;
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
@@ -336,7 +350,7 @@ TEST(test_scans_under_joins_read_only_used_columns) {
                   "(t1.id = t2.c AND t1.a = 2) OR (t2.c = t1.id AND t1.a = 4 AND t2.b = 'y')",
                   &out, &err);
     plan = dl_buf_cstr(&out);
-    ok = st == DL_OK && strstr(plan, "cols=[id, a] filters=[(") != NULL;
+    ok = st == DL_OK && next_line_has(plan, "columns: id, a\n", "pushed filters: [(");
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
@@ -363,8 +377,10 @@ TEST(test_explain_shows_filters_pushed_into_the_scan) {
                             "EXPLAIN SELECT k FROM read_parquet("
                             "'/tmp/dl_test_sql_engine_explain.parquet') WHERE id > 90 AND k = 1",
                             &out, &err);
-    int ok = st == DL_OK && strstr(dl_buf_cstr(&out), "SCAN read_parquet cols=[id, k] filters=") &&
-             strstr(dl_buf_cstr(&out), "FILTER") == NULL;
+    const char *plan = dl_buf_cstr(&out);
+    int ok = st == DL_OK && strstr(plan, "Scan parquet read_parquet (1 file)") != NULL &&
+             next_line_has(plan, "columns: id, k\n", "pushed filters: [(id > 90), (k = 1)]") &&
+             strstr(plan, "Filter ") == NULL;
     if (!ok) {
         printf("  %s\n", st == DL_OK ? dl_buf_cstr(&out) : err.msg);
     }
@@ -396,7 +412,7 @@ explain_has(const char *sql, const char *const *want) {
 }
 
 /* A correlated avg grouped by the correlation aggregates only the groups of the outer side's
- * filtered keys: a SEMI join (type=5) with a copy of the filtered range under the aggregate;
+ * filtered keys: a SEMI join with a copy of the filtered range under the aggregate;
  * EXPLAIN shows the estimated rows. */
 TEST(test_correlated_aggregate_is_reduced_by_the_outer_keys) {
     const char *sql =
@@ -405,8 +421,8 @@ TEST(test_correlated_aggregate_is_reduced_by_the_outer_keys) {
         "WHERE b.id % 1000 = p.id)";
     char explain[512];
     snprintf(explain, sizeof(explain), "EXPLAIN %s", sql);
-    static const char *const want[] = {"AGGREGATE keys=[%(#0, 1000)]", "JOIN type=5",
-                                       "RANGE est_rows=100000", NULL};
+    static const char *const want[] = {"HashAggregate keys=[(id % 1000)]", "HashJoin LEFT SEMI",
+                                       "Range (0, 100000, step=1)  (est. 100000 rows)", NULL};
     CHECK(explain_has(explain, want));
     CHECK(et_check(session, sql, "4901\n"));
 }
@@ -414,7 +430,7 @@ TEST(test_correlated_aggregate_is_reduced_by_the_outer_keys) {
 /* A CTE referenced twice whose result is an aggregate's is computed once: both references
  * read its rows (ROWS), none aggregates range(1000) again. */
 TEST(test_cte_referenced_twice_is_computed_once) {
-    static const char *const want[] = {"ROWS est_rows=7", NULL};
+    static const char *const want[] = {"LocalRelation (computed rows)  (est. 7 rows)", NULL};
     CHECK(explain_has("EXPLAIN WITH r AS (SELECT id % 7 AS k, count(*) AS n FROM range(1000) "
                       "GROUP BY id % 7) SELECT a.k FROM r a JOIN r b ON a.k = b.k + 1 "
                       "WHERE a.n = (SELECT max(n) FROM r)",
@@ -475,7 +491,7 @@ count_of(const char *hay, const char *needle) {
     return n;
 }
 
-/* EXPLAIN of sql has exactly n_cross cross products (JOIN type=7) and n_joins joins. */
+/* EXPLAIN of sql has exactly n_cross cross products (Join CROSS) and n_joins joins. */
 static int
 explain_joins(const char *sql, int n_joins, int n_cross) {
     dl_buf out;
@@ -484,8 +500,8 @@ explain_joins(const char *sql, int n_joins, int n_cross) {
     dl_error_clear(&err);
     dl_status st = et_query(session, sql, &out, &err);
     const char *plan = dl_buf_cstr(&out);
-    int ok = st == DL_OK && count_of(plan, "JOIN type=") == n_joins &&
-             count_of(plan, "JOIN type=7") == n_cross;
+    int ok = st == DL_OK && count_of(plan, "Join ") == n_joins &&
+             count_of(plan, "Join CROSS") == n_cross;
     if (!ok) {
         printf("  %s\n", st == DL_OK ? plan : err.msg);
     }
