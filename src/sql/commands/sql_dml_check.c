@@ -285,7 +285,7 @@ check_key(dl_sql_binder *b, dl_str name) {
         memcpy(key, CHECK_PREFIX, n);
         for (size_t i = 0; i < name.len; i++) {
             char ch = name.ptr[i];
-            key[n + i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+            key[n + i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch);
         }
         key[n + name.len] = '\0';
     }
