@@ -111,7 +111,7 @@ def test_deltalite_reads_spark_tables(spark, spark_tables, name):
 # reads it back as deltalite does, or it is refused with the feature named.
 REFUSALS = {
     "features": ["column mapping"],
-    "clustered": ["CHECK constraints", "generated columns", "identity columns", "liquid clustering"],
+    "clustered": ["generated columns", "identity columns", "liquid clustering"],
 }
 
 
