@@ -539,13 +539,12 @@ TEST(test_legacy_table_with_active_unhandled_feature_is_refused) {
     CHECK_OK(begin_latest(&t, NULL, &tx, &err), &err);
     dl_delta_tx_free(tx);
     /* writer 4 with a generated column: its rules are the caller's to enforce */
-    CHECK(tl_commit(
-        &t, 1,
-        "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n" TL_METADATA(
-            "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\","
-            "\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{"
-            "\\\"delta.generationExpression\\\":\\\"2\\\"}}]}",
-            "[]", "{}") "\n"));
+    CHECK(tl_commit(&t, 1,
+                    "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n" TL_METADATA(
+                        "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\","
+                        "\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{"
+                        "\\\"delta.generationExpression\\\":\\\"2\\\"}}]}",
+                        "[]", "{}") "\n"));
     CHECK_STATUS(begin_latest(&t, NULL, &tx, &err), DL_ERR_UNSUPPORTED, &err);
     CHECK_ERR_CONTAINS(&err, "it uses generated columns (generatedColumns)");
     dl_delta_tx_options opts = {.handled_features = (uint64_t)1
