@@ -84,6 +84,11 @@ typedef struct dl_ops_write_spec {
      * schema lacks keep their names. */
     const dl_delta_schema *mapping_schema;
     dl_delta_cm_mode mapping_mode;
+    /* Rules on the rows beyond their types and NOT NULL (the SQL part's CHECK constraints):
+     * called with every batch after its columns are checked and before any of its rows is
+     * written; an error fails the write. NULL: none. */
+    dl_status (*check_rows)(void *ctx, const dl_batch *batch, dl_error *err);
+    void *check_ctx;
     const dl_allocator *alloc; /* NULL = libc */
 } dl_ops_write_spec;
 

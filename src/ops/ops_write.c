@@ -535,6 +535,9 @@ dl_ops_writer_write(dl_ops_writer *w, const dl_batch *batch, dl_error *err) {
         return DL_OK;
     }
     DL_TRY(check_batch(w, batch, err));
+    if (w->spec.check_rows != NULL) {
+        DL_TRY(w->spec.check_rows(w->spec.check_ctx, batch, err));
+    }
     DL_CHECK(batch->count <= DL_BATCH_CAPACITY, err, DL_ERR_INVALID_ARG,
              "a batch holds more than %d rows", DL_BATCH_CAPACITY);
     if (w->spec.n_partition_columns > 0) {

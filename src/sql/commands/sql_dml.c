@@ -351,11 +351,24 @@ dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx,
                   dl_ops_writer **out, dl_error *err) {
     dl_ops_write_spec spec;
     dl_sql_dml_write_spec(b, t, dl_delta_tx_id(tx), &spec);
-    /* a staged metaData (CREATE, schema evolution) decides the files' physical names */
-    dl_status s = dl_delta_colmap_tx_schema(tx, &spec.mapping_schema, &spec.mapping_mode, err);
-    if (s == DL_OK) {
-        s = dl_ops_writer_new(&spec, out, err);
+    const dl_delta_metadata *md = t->snap != NULL ? dl_delta_snapshot_metadata(t->snap) : NULL;
+    const dl_delta_kv *conf = t->has_write_conf ? t->write_conf : NULL;
+    int32_t n_conf = t->has_write_conf ? t->n_write_conf : 0;
+    if (!t->has_write_conf && md != NULL) {
+        conf = md->configuration;
+        n_conf = md->n_configuration;
     }
+    dl_sql_dml_checks *checks = NULL;
+    dl_status s = dl_sql_dml_checks_new(b, t->schema, conf, n_conf, &checks, err);
+    if (s == DL_OK && checks != NULL) {
+        spec.check_rows = dl_sql_dml_checks_run;
+        spec.check_ctx = checks;
+    }
+    /* a staged metaData (CREATE, schema evolution) decides the files' physical names */
+    if (s == DL_OK) {
+        s = dl_delta_colmap_tx_schema(tx, &spec.mapping_schema, &spec.mapping_mode, err);
+    }
+    s = s == DL_OK ? dl_ops_writer_new(&spec, out, err) : s;
     if (s != DL_OK) {
         dl_error_prefix(err, "table %s", t->display);
     }

@@ -48,6 +48,11 @@ typedef struct dl_sql_dml_target {
     const dl_type *schema;    /* STRUCT of its columns */
     const char *const *parts; /* partition columns */
     int32_t n_parts;
+    /* The configuration the statement commits when it replaces the metaData (CREATE, REPLACE):
+     * its CHECK constraints rule the rows written. NULL: the snapshot's. */
+    const dl_delta_kv *write_conf;
+    int32_t n_write_conf;
+    bool has_write_conf;
 } dl_sql_dml_target;
 
 /* Opens an existing table named by name, with its latest snapshot. */
@@ -178,7 +183,9 @@ DL_NODISCARD dl_status dl_sql_dml_skip_predicate(dl_sql_binder *b, const dl_sql_
 void dl_sql_dml_write_spec(dl_sql_binder *b, const dl_sql_dml_target *t, const char *job_id,
                            dl_ops_write_spec *out);
 
-/* Starts a writer for t into tx (files named after tx's id). */
+/* Starts a writer for t into tx (files named after tx's id) that enforces t's CHECK
+ * constraints: those of t->write_conf when set (a statement that commits a new metaData),
+ * else those of t's snapshot. */
 DL_NODISCARD dl_status dl_sql_dml_writer(dl_sql_binder *b, const dl_sql_dml_target *t,
                                          dl_delta_tx *tx, dl_ops_writer **out, dl_error *err);
 
@@ -189,6 +196,37 @@ DL_NODISCARD dl_status dl_sql_dml_run(dl_sql_binder *b, dl_sql_plan *plan, dl_sq
 /* Stages a remove of every live file of t's snapshot; *out_files / *out_bytes what they were. */
 DL_NODISCARD dl_status dl_sql_dml_remove_all(const dl_sql_dml_target *t, dl_delta_tx *tx,
                                              int64_t *out_files, int64_t *out_bytes, dl_error *err);
+
+/* ---- CHECK constraints (sql_dml_check.c) ---------------------------------------------------- */
+
+/* The CHECK constraints of a table configuration, bound over the table's columns. */
+typedef struct dl_sql_dml_checks dl_sql_dml_checks;
+
+/* Whether key is a CHECK constraint's property (delta.constraints.<name>). */
+bool dl_sql_dml_is_check_key(const char *key);
+
+/* The constraints among conf[0..n_conf) bound over the columns of schema (a STRUCT), living as
+ * long as the statement; *out NULL when there are none. A stored expression that no longer
+ * binds fails naming the constraint. */
+DL_NODISCARD dl_status dl_sql_dml_checks_new(dl_sql_binder *b, const dl_type *schema,
+                                             const dl_delta_kv *conf, int32_t n_conf,
+                                             dl_sql_dml_checks **out, dl_error *err);
+
+/* A writer's row check (dl_ops_write_spec.check_rows; ctx a dl_sql_dml_checks): CONSTRAINT
+ * DELTA_VIOLATE_CONSTRAINT_WITH_VALUES for the first live row of batch (the table's columns)
+ * that makes a constraint FALSE or NULL. */
+DL_NODISCARD dl_status dl_sql_dml_checks_run(void *ctx, const dl_batch *batch, dl_error *err);
+
+/* Constraint name's expression ast (stored as text) bound over the columns of schema: a
+ * BOOLEAN, else DELTA_NON_BOOLEAN_CHECK_CONSTRAINT. */
+DL_NODISCARD dl_status dl_sql_dml_check_bind(dl_sql_binder *b, const dl_type *schema,
+                                             const char *name, const char *text,
+                                             const dl_sql_expr *ast, dl_sql_bexpr **out,
+                                             dl_error *err);
+
+/* ALTER TABLE t ADD CONSTRAINT c CHECK (expr) / DROP CONSTRAINT [IF EXISTS] c. */
+DL_NODISCARD dl_status dl_sql_dml_alter_constraint(dl_sql_binder *b, const dl_sql_stmt *stmt,
+                                                   dl_error *err);
 
 /* ---- deletion vectors (sql_dml_dv.c) ----------------------------------------------------------
  */

@@ -419,10 +419,15 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     if (kind == DL_SQL_ALTER_RENAME_COLUMN || kind == DL_SQL_ALTER_DROP_COLUMNS) {
         return dl_sql_dml_alter_colmap(b, stmt, err);
     }
+    if (kind == DL_SQL_ALTER_ADD_CONSTRAINT || kind == DL_SQL_ALTER_DROP_CONSTRAINT) {
+        return dl_sql_dml_alter_constraint(b, stmt, err);
+    }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
-                         "COLUMNS, ALTER COLUMN, RENAME COLUMN and DROP COLUMNS are)");
+                         "COLUMNS, ALTER COLUMN, RENAME COLUMN, DROP COLUMNS and ADD / DROP
+                         CONSTRAINT are)
+        ");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));

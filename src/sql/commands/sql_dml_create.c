@@ -318,6 +318,9 @@ stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_
     if (c->query == NULL) {
         return DL_OK;
     }
+    c->t.write_conf = c->spec.configuration; /* its CHECK constraints rule the rows */
+    c->t.n_write_conf = c->spec.n_configuration;
+    c->t.has_write_conf = true;
     DL_TRY(dl_sql_dml_writer(b, &c->t, tx, out_w, err));
     dl_sql_dml_sink sink = {
         .writer = *out_w, .schema = c->t.schema, .code_col = -1, .source_col = -1};

@@ -726,6 +726,7 @@ typedef struct dl_sql_column_list {
 typedef struct dl_sql_check {
     dl_sql_ident name;
     dl_sql_expr *check;
+    dl_str text; /* the expression's tokens as written, joined by one space (as Delta stores it) */
 } dl_sql_check;
 
 /* PARTITION (k = v, k2): value NULL for a dynamic partition column. */

@@ -28,6 +28,8 @@
  *       | CLUSTER BY (cols) | CLUSTER BY NONE
  * Clauses written twice are an error, as in Spark.
  */
+#include <string.h>
+
 #include "sql/parse/sql_parse_int.h"
 
 static dl_status
@@ -62,6 +64,40 @@ parse_paren_expr(dl_sql_parser *p, const char *what, dl_sql_expr **out) {
     DL_TRY(dl_sql_expect(p, DL_SQL_TOK_LPAREN));
     DL_TRY(dl_sql_parse_expr(p, out));
     return dl_sql_expect_close(p, DL_SQL_TOK_RPAREN, open, what);
+}
+
+/* CHECK '(' expr ')' (CHECK current): the expression and its text as written. */
+static dl_status
+parse_check(dl_sql_parser *p, dl_sql_check *c) {
+    if (!dl_sql_is_kw(p, DL_SQL_KW_CHECK)) {
+        return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
+                               "only CHECK constraints are supported (Delta enforces no PRIMARY "
+                               "KEY, FOREIGN KEY or UNIQUE)");
+    }
+    dl_sql_advance(p);
+    uint32_t first = p->pos + 1;
+    DL_TRY(parse_paren_expr(p, "CHECK constraint", &c->check));
+    /* Delta keeps the tokens' texts joined by one space ("a > - 100"). */
+    uint32_t last = p->pos - 2;
+    size_t len = 0;
+    for (uint32_t i = first; i <= last; i++) {
+        len += p->toks[i].len + (i > first ? 1 : 0);
+    }
+    char *text = dl_arena_alloc(p->arena, len + 1);
+    if (text == NULL) {
+        return dl_sql_fail_tok(p, &p->toks[first], DL_ERR_NOMEM, "out of memory");
+    }
+    size_t at = 0;
+    for (uint32_t i = first; i <= last; i++) {
+        if (i > first) {
+            text[at++] = ' ';
+        }
+        memcpy(text + at, p->text + p->toks[i].off, p->toks[i].len);
+        at += p->toks[i].len;
+    }
+    text[len] = '\0';
+    c->text = dl_str_make(text, len);
+    return DL_OK;
 }
 
 /* ---- column definitions ------------------------------------------------------------------- */
@@ -158,13 +194,7 @@ parse_table_elements(dl_sql_parser *p, dl_sql_stmt *s) {
             dl_sql_check *c;
             DL_SQL_PUSH(p, checks, c);
             DL_TRY(dl_sql_parse_ident(p, "a constraint name", &c->name));
-            if (!dl_sql_is_kw(p, DL_SQL_KW_CHECK)) {
-                return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
-                                       "only CHECK constraints are supported (Delta enforces "
-                                       "no PRIMARY KEY, FOREIGN KEY or UNIQUE)");
-            }
-            dl_sql_advance(p);
-            DL_TRY(parse_paren_expr(p, "CHECK constraint", &c->check));
+            DL_TRY(parse_check(p, c));
         } else {
             dl_sql_column_def *c;
             DL_SQL_PUSH(p, cols, c);
@@ -535,12 +565,7 @@ parse_alter_add(dl_sql_parser *p, dl_sql_stmt *s) {
     if (dl_sql_accept_kw(p, DL_SQL_KW_CONSTRAINT)) {
         s->u.alter.kind = DL_SQL_ALTER_ADD_CONSTRAINT;
         DL_TRY(dl_sql_parse_ident(p, "a constraint name", &s->u.alter.constraint.name));
-        if (!dl_sql_is_kw(p, DL_SQL_KW_CHECK)) {
-            return dl_sql_fail_tok(p, dl_sql_tok(p), DL_ERR_UNSUPPORTED,
-                                   "only CHECK constraints are supported");
-        }
-        dl_sql_advance(p);
-        return parse_paren_expr(p, "CHECK constraint", &s->u.alter.constraint.check);
+        return parse_check(p, &s->u.alter.constraint);
     }
     if (!dl_sql_accept_kw(p, DL_SQL_KW_COLUMN) && !dl_sql_accept_kw(p, DL_SQL_KW_COLUMNS)) {
         return dl_sql_fail_expected(p, "COLUMN, COLUMNS or CONSTRAINT after ADD");

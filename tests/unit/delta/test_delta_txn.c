@@ -543,29 +543,39 @@ TEST(test_append_only_table_refuses_data_changing_remove) {
 TEST(test_legacy_table_with_active_unhandled_feature_is_refused) {
     tl_table t;
     CHECK(tl_table_new(&t));
-    /* writer 3 with a CHECK constraint: its rules are the caller's to enforce */
+    /* writer 3 with a CHECK constraint: every writer of new rows checks them in the data-file
+     * writer (src/sql/commands/sql_dml_check.c) */
     CHECK(tl_commit(
         &t, 0,
         "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":3}}\n" TL_METADATA(
             TL_SCHEMA_ID_LONG, "[]", "{\"delta.constraints.positive\":\"id > 0\"}") "\n"));
     dl_error err;
     dl_delta_tx *tx = NULL;
+    CHECK_OK(begin_latest(&t, NULL, &tx, &err), &err);
+    dl_delta_tx_free(tx);
+    /* writer 4 with a generated column: its rules are the caller's to enforce */
+    CHECK(tl_commit(&t, 1,
+                    "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n" TL_METADATA(
+                        "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\","
+                        "\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{"
+                        "\\\"delta.generationExpression\\\":\\\"2\\\"}}]}",
+                        "[]", "{}") "\n"));
     CHECK_STATUS(begin_latest(&t, NULL, &tx, &err), DL_ERR_UNSUPPORTED, &err);
-    CHECK_ERR_CONTAINS(&err, "it uses CHECK constraints (checkConstraints)");
+    CHECK_ERR_CONTAINS(&err, "it uses generated columns (generatedColumns)");
     dl_delta_tx_options opts = {.handled_features = (uint64_t)1
-                                                    << DL_DELTA_FEATURE_CHECK_CONSTRAINTS};
+                                                    << DL_DELTA_FEATURE_GENERATED_COLUMNS};
     CHECK_OK(begin_latest(&t, &opts, &tx, &err), &err);
     dl_delta_tx_free(tx);
     /* writer 4 with the change data feed on: every writer of deltalite honours it (appends need
      * nothing, DELETE/UPDATE/MERGE write change data: src/sql/commands/sql_dml_cdf.c) */
     CHECK(
-        tl_commit(&t, 1,
+        tl_commit(&t, 2,
                   "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n" TL_METADATA(
                       TL_SCHEMA_ID_LONG, "[]", "{\"delta.enableChangeDataFeed\":\"true\"}") "\n"));
     CHECK_OK(begin_latest(&t, NULL, &tx, &err), &err);
     dl_delta_tx_free(tx);
     /* An unknown writer feature of a table-features protocol is always refused. */
-    CHECK(tl_commit(&t, 2,
+    CHECK(tl_commit(&t, 3,
                     "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":7,"
                     "\"writerFeatures\":[\"someFutureThing\"]}}\n"));
     CHECK_STATUS(begin_latest(&t, &opts, &tx, &err), DL_ERR_UNSUPPORTED, &err);
