@@ -425,9 +425,8 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
                          "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
-                         "COLUMNS, ALTER COLUMN, RENAME COLUMN, DROP COLUMNS and ADD / DROP
-                         CONSTRAINT are)
-        ");
+                         "COLUMNS, ALTER COLUMN, RENAME COLUMN, DROP COLUMNS and ADD / DROP "
+                         "CONSTRAINT are)");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
