@@ -357,6 +357,7 @@ typedef struct dl_delta_create_spec {
     dl_delta_create_mode mode;
     bool is_as_select; /* "... AS SELECT": the caller stages adds too */
     bool is_managed;   /* operationParameters.isManaged */
+    const char *cluster_by; /* operationParameters.clusterBy (a JSON list); NULL = "[]" */
 } dl_delta_create_spec;
 
 /*

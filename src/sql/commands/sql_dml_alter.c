@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "sql/commands/sql_cluster.h"
 #include "sql/commands/sql_dml.h"
 
 /* True when props names key (in any case, for a property Delta knows). */
@@ -393,6 +394,9 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     }
     if (kind == DL_SQL_ALTER_COLUMN) {
         return change_column(b, stmt, err);
+    }
+    if (kind == DL_SQL_ALTER_CLUSTER_BY) {
+        return dl_sql_cluster_alter(b, stmt, err);
     }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,

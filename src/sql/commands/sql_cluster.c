@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Liquid clustering's table metadata (sql_cluster.h), as Delta writes it
+ * (PROTOCOL.md "Clustered Table"): the table's protocol lists the writer features clustering
+ * and domainMetadata, and the domain delta.clustering holds
+ *
+ *   {"clusteringColumns":[["a"],["b"]],"domainName":"delta.clustering"}
+ *
+ * one list of physical names (the path of a column, outermost first) per clustering column;
+ * CLUSTER BY NONE keeps the domain with an empty list. deltalite clusters by top-level
+ * columns only; a Spark table clustered by a nested field is read, and OPTIMIZE refuses it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+#include "sql/commands/sql_cluster.h"
+
+/* The logical name of the top-level column whose physical (or logical) name is phys. */
+static const char *
+logical_name(const dl_delta_snapshot *snap, dl_str phys) {
+    const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
+    for (int32_t i = 0; i < schema->n_fields; i++) {
+        const dl_delta_field *f = &schema->fields[i];
+        if (f->physical_name != NULL && dl_str_eq(dl_str_from_cstr(f->physical_name), phys)) {
+            return f->name;
+        }
+    }
+    for (int32_t i = 0; i < schema->n_fields; i++) {
+        if (dl_str_eq_nocase(dl_str_from_cstr(schema->fields[i].name), phys)) {
+            return schema->fields[i].name;
+        }
+    }
+    return NULL;
+}
+
+/* One clusteringColumns entry (a path) to a top-level column's logical name. */
+static dl_status
+entry_name(const dl_delta_snapshot *snap, dl_json_val path, const char **out, dl_error *err) {
+    DL_CHECK(dl_json_val_type(path) == DL_JSON_ARRAY && dl_json_val_count(path) >= 1, err,
+             DL_ERR_CORRUPT,
+             "domain delta.clustering: a clusteringColumns entry is not a list of names");
+    DL_CHECK(dl_json_val_count(path) == 1, err, DL_ERR_UNSUPPORTED,
+             "the table is clustered by a nested field (domain delta.clustering): deltalite "
+             "clusters by top-level columns only; run ALTER TABLE ... CLUSTER BY with top-level "
+             "columns");
+    dl_str phys;
+    DL_TRY(dl_json_val_get_str(dl_json_arr_at(path, 0), &phys, err));
+    *out = logical_name(snap, phys);
+    DL_CHECK(*out != NULL, err, DL_ERR_CORRUPT,
+             "domain delta.clustering: the clustering column %.*s is not in the schema",
+             DL_STR_FMT(phys));
+    return DL_OK;
+}
+
+static dl_status
+parse_columns(dl_arena *arena, const dl_delta_snapshot *snap, dl_json_val cols,
+              const char ***out_names, int32_t *out_n, dl_error *err) {
+    DL_CHECK(dl_json_val_type(cols) == DL_JSON_ARRAY, err, DL_ERR_CORRUPT,
+             "domain delta.clustering: clusteringColumns is not a list");
+    uint32_t n = dl_json_val_count(cols);
+    const char **names = dl_arena_alloc_zero(arena, (size_t)(n + 1) * sizeof(char *));
+    DL_CHECK(names != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        DL_TRY(entry_name(snap, dl_json_arr_at(cols, i), &names[i], err));
+    }
+    *out_names = names;
+    *out_n = (int32_t)n;
+    return DL_OK;
+}
+
+dl_status
+dl_sql_cluster_columns(dl_arena *arena, const dl_delta_snapshot *snap, const char ***out_names,
+                       int32_t *out_n, dl_error *err) {
+    *out_names = NULL;
+    *out_n = 0;
+    const char *conf = snap != NULL ? dl_delta_snapshot_domain_config(snap, DL_SQL_CLUSTER_DOMAIN)
+                                    : NULL;
+    if (conf == NULL) {
+        return DL_OK;
+    }
+    dl_json_doc doc;
+    dl_json_doc_init(&doc, NULL);
+    dl_status s = dl_json_doc_parse(&doc, conf, strlen(conf), err);
+    if (s == DL_OK) {
+        dl_json_val cols = dl_json_obj_get(dl_json_doc_root(&doc), "clusteringColumns");
+        s = parse_columns(arena, snap, cols, out_names, out_n, err);
+    }
+    dl_json_doc_destroy(&doc);
+    if (s != DL_OK) {
+        dl_error_prefix(err, "table version %lld: ", (long long)dl_delta_snapshot_version(snap));
+    }
+    return s;
+}
+
+bool
+dl_sql_cluster_is_clustered(const dl_delta_snapshot *snap) {
+    const dl_delta_protocol *p = dl_delta_snapshot_protocol(snap);
+    for (int32_t i = 0; p != NULL && i < p->n_writer_features; i++) {
+        if (strcmp(p->writer_features[i], "clustering") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+dl_status
+dl_sql_cluster_names_json(dl_sql_binder *b, const char *const *names, int32_t n, const char **out,
+           dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_array(&jw, err);
+    for (int32_t i = 0; i < n && s == DL_OK; i++) {
+        s = dl_json_writer_string_cstr(&jw, names[i], err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_end_array(&jw, err);
+    }
+    if (s == DL_OK) {
+        *out = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
+        if (*out == NULL) {
+            s = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
+        }
+    }
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+/* ---- CLUSTER BY's columns ----------------------------------------------------------------- */
+
+static dl_status
+check_type(dl_sql_binder *b, const dl_sql_ident *id, const dl_type *type, const char *name,
+           dl_error *err) {
+    dl_type_id t = type->id;
+    if (t == DL_VEC_TYPE_BOOLEAN || t == DL_VEC_TYPE_BINARY || t == DL_VEC_TYPE_STRUCT ||
+        t == DL_VEC_TYPE_ARRAY || t == DL_VEC_TYPE_MAP) {
+        DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
+                         "[DELTA_CLUSTERING_COLUMNS_DATATYPE_NOT_SUPPORTED] CLUSTER BY is not "
+                         "supported because the following column(s): %s : %s don't support data "
+                         "skipping",
+                         name, dl_vec_type_name(t));
+    }
+    return DL_OK;
+}
+
+/* Whether column c (of a table without partition columns) gets statistics. */
+static bool
+is_indexed(int32_t c, const char *indexed_cols) {
+    int64_t limit = indexed_cols != NULL ? strtoll(indexed_cols, NULL, 10) : DL_OPS_STATS_COLUMNS;
+    limit = limit > DL_OPS_STATS_COLUMNS ? DL_OPS_STATS_COLUMNS : limit;
+    return limit < 0 || c < limit;
+}
+
+dl_status
+dl_sql_cluster_check(dl_sql_binder *b, const dl_sql_name_list *names, const dl_type *schema,
+                     int32_t n_parts, const char *indexed_cols, const char *display,
+                     const char ***out, dl_error *err) {
+    if (n_parts > 0) {
+        DL_SQL_BIND_FAIL(b, names->items[0].parts[0].loc, DL_ERR_SQL_BIND, err,
+                         "[DELTA_CLUSTER_BY_WITH_PARTITIONED_BY] Clustering and partitioning "
+                         "cannot both be specified. Please remove PARTITIONED BY if you want to "
+                         "create a Delta table with clustering");
+    }
+    if (names->n > DL_SQL_CLUSTER_MAX_COLUMNS) {
+        DL_SQL_BIND_FAIL(b, names->items[0].parts[0].loc, DL_ERR_SQL_BIND, err,
+                         "[DELTA_CLUSTER_BY_INVALID_NUM_COLUMNS] CLUSTER BY supports up to %d "
+                         "clustering columns, but the table %s has %u clustering columns. Please "
+                         "remove the extra clustering columns",
+                         DL_SQL_CLUSTER_MAX_COLUMNS, display, names->n);
+    }
+    const char **list = dl_arena_alloc_zero(b->arena, (size_t)(names->n + 1) * sizeof(char *));
+    DL_CHECK(list != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < names->n; i++) {
+        const dl_sql_ident *id = &names->items[i].parts[0];
+        int32_t c = -1;
+        for (int32_t k = 0; k < schema->n_fields && names->items[i].n_parts == 1; k++) {
+            c = dl_str_eq_nocase(dl_str_from_cstr(schema->fields[k].name), id->name) ? k : c;
+        }
+        if (c < 0) {
+            DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
+                             "[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] Unable to find the column `%.*s` "
+                             "in table %s (CLUSTER BY takes top-level columns)",
+                             DL_STR_FMT(names->items[i].parts[names->items[i].n_parts - 1].name),
+                             display);
+        }
+        const char *name = schema->fields[c].name;
+        DL_TRY(check_type(b, id, schema->fields[c].type, name, err));
+        if (!is_indexed(c, indexed_cols)) {
+            DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
+                             "[DELTA_CLUSTERING_COLUMN_MISSING_STATS] Liquid clustering requires "
+                             "clustering columns to have stats. Couldn't find clustering "
+                             "column(s) '%s' in stats schema",
+                             name);
+        }
+        for (uint32_t k = 0; k < i; k++) {
+            if (strcmp(list[k], name) == 0) {
+                DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
+                                 "[DELTA_DUPLICATE_COLUMNS_FOUND] Found duplicate column(s) in "
+                                 "CLUSTER BY: %s",
+                                 name);
+            }
+        }
+        list[i] = name;
+    }
+    *out = list;
+    return DL_OK;
+}
+
+dl_status
+dl_sql_cluster_stage_domain(dl_sql_binder *b, dl_delta_tx *tx, const char *const *names, int32_t n,
+                            dl_error *err) {
+    dl_buf text;
+    dl_buf_init(&text, b->exec->alloc);
+    dl_json_writer jw;
+    dl_json_writer_init(&jw, &text, 0);
+    dl_status s = dl_json_writer_begin_object(&jw, err);
+    if (s == DL_OK) {
+        s = dl_json_writer_key_cstr(&jw, "clusteringColumns", err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_begin_array(&jw, err);
+    }
+    for (int32_t i = 0; i < n && s == DL_OK; i++) {
+        s = dl_json_writer_begin_array(&jw, err);
+        if (s == DL_OK) {
+            s = dl_json_writer_string_cstr(&jw, names[i], err);
+        }
+        if (s == DL_OK) {
+            s = dl_json_writer_end_array(&jw, err);
+        }
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_end_array(&jw, err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_key_cstr(&jw, "domainName", err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_string_cstr(&jw, DL_SQL_CLUSTER_DOMAIN, err);
+    }
+    if (s == DL_OK) {
+        s = dl_json_writer_end_object(&jw, err);
+    }
+    if (s == DL_OK) {
+        s = dl_delta_tx_set_domain(tx, DL_SQL_CLUSTER_DOMAIN, dl_buf_cstr(&text), false, err);
+    }
+    dl_json_writer_destroy(&jw);
+    dl_buf_destroy(&text);
+    return s;
+}
+
+dl_status
+dl_sql_cluster_create(dl_sql_binder *b, const dl_sql_name_list *names, const dl_type *schema,
+                      const char *display, dl_delta_create_spec *spec, const char ***out,
+                      dl_error *err) {
+    const char *indexed = NULL;
+    for (int32_t i = 0; i < spec->n_configuration; i++) {
+        if (strcmp(spec->configuration[i].key, "delta.dataSkippingNumIndexedCols") == 0) {
+            indexed = spec->configuration[i].value;
+        }
+    }
+    DL_TRY(dl_sql_cluster_check(b, names, schema, spec->n_partition_columns, indexed, display, out,
+                                err));
+    int32_t n = spec->n_configuration;
+    dl_delta_kv *kv = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_delta_kv));
+    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (n > 0) {
+        memcpy(kv, spec->configuration, (size_t)n * sizeof(dl_delta_kv));
+    }
+    kv[n] = (dl_delta_kv){"delta.feature.clustering", "supported"};
+    kv[n + 1] = (dl_delta_kv){"delta.feature.domainMetadata", "supported"};
+    spec->configuration = kv;
+    spec->n_configuration = n + 2;
+    return dl_sql_cluster_names_json(b, *out, (int32_t)names->n, &spec->cluster_by, err);
+}
+
+/* ---- ALTER TABLE ... CLUSTER BY ----------------------------------------------------------- */
+
+/* names[0..n) joined by commas, as Delta's ClusterBy operation writes its parameters. */
+static const char *
+joined(dl_sql_binder *b, const char *const *names, int32_t n) {
+    size_t len = 1;
+    for (int32_t i = 0; i < n; i++) {
+        len += strlen(names[i]) + 1;
+    }
+    char *out = dl_arena_alloc_zero(b->arena, len);
+    for (int32_t i = 0; out != NULL && i < n; i++) {
+        if (i > 0) {
+            strcat(out, ",");
+        }
+        strcat(out, names[i]);
+    }
+    return out;
+}
+
+/* The protocol upgrade that adds clustering and domainMetadata to t's. */
+static dl_status
+upgrade_protocol(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx, dl_error *err) {
+    const dl_delta_metadata *md = dl_delta_snapshot_metadata(t->snap);
+    int32_t n = md->n_configuration;
+    dl_delta_kv *kv = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_delta_kv));
+    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (n > 0) {
+        memcpy(kv, md->configuration, (size_t)n * sizeof(dl_delta_kv));
+    }
+    kv[n] = (dl_delta_kv){"delta.feature.clustering", "supported"};
+    kv[n + 1] = (dl_delta_kv){"delta.feature.domainMetadata", "supported"};
+    dl_delta_metadata with = *md;
+    with.configuration = kv;
+    with.n_configuration = n + 2;
+    dl_delta_protocol p;
+    DL_TRY(dl_delta_protocol_for_metadata(&with, dl_delta_snapshot_schema(t->snap),
+                                          dl_delta_snapshot_protocol(t->snap), b->arena, &p, err));
+    return dl_delta_tx_set_protocol(tx, &p, err);
+}
+
+static dl_status
+stage_alter(dl_sql_binder *b, const dl_sql_dml_target *t, const char *const *old, int32_t n_old,
+            const char *const *cols, int32_t n, dl_delta_tx *tx, dl_error *err) {
+    dl_delta_tx_set_operation(tx, DL_DELTA_OP_CLUSTER_BY);
+    const char *old_text = joined(b, old, n_old);
+    const char *new_text = joined(b, cols, n);
+    DL_CHECK(old_text != NULL && new_text != NULL, err, DL_ERR_NOMEM, "out of memory");
+    DL_TRY(dl_delta_tx_param_string(tx, "oldClusteringColumns", old_text, err));
+    DL_TRY(dl_delta_tx_param_string(tx, "newClusteringColumns", new_text, err));
+    if (!dl_sql_cluster_is_clustered(t->snap)) {
+        DL_TRY(upgrade_protocol(b, t, tx, err));
+    }
+    return dl_sql_cluster_stage_domain(b, tx, cols, n, err);
+}
+
+dl_status
+dl_sql_cluster_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
+    dl_sql_dml_target t;
+    DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));
+    if (t.n_parts > 0) {
+        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_SQL_BIND, err,
+                         "[DELTA_ALTER_TABLE_CLUSTER_BY_ON_PARTITIONED_TABLE_NOT_ALLOWED] ALTER "
+                         "TABLE CLUSTER BY cannot be applied to a partitioned table (%s)",
+                         t.display);
+    }
+    const char **old = NULL;
+    int32_t n_old = 0;
+    DL_TRY(dl_sql_cluster_columns(b->arena, t.snap, &old, &n_old, err));
+    const char **cols = NULL;
+    const char *indexed = dl_delta_metadata_config(dl_delta_snapshot_metadata(t.snap),
+                                                   "delta.dataSkippingNumIndexedCols");
+    DL_TRY(dl_sql_cluster_check(b, &stmt->u.alter.names, t.schema, 0, indexed, t.display, &cols,
+                                err));
+    dl_delta_tx *tx = NULL;
+    DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
+    dl_status s = stage_alter(b, &t, old, n_old, cols, (int32_t)stmt->u.alter.names.n, tx, err);
+    if (s != DL_OK) {
+        dl_delta_tx_free(tx);
+        return s;
+    }
+    return dl_sql_dml_commit(tx, NULL, err);
+}
