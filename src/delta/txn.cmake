@@ -11,4 +11,5 @@ list(APPEND DL_DELTA_SOURCES
   delta_txn_util.c
   delta_dv_dml.c
   delta_checkpoint_write.c
-  delta_cleanup.c)
+  delta_cleanup.c
+  delta_clustering.c)

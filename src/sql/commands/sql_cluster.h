@@ -16,6 +16,7 @@
 #ifndef DL_SQL_SQL_CLUSTER_H
 #define DL_SQL_SQL_CLUSTER_H
 
+#include "delta/delta_clustering.h"
 #include "sql/commands/sql_dml.h"
 
 /* Delta's clustering curves. */
@@ -91,7 +92,7 @@ DL_NODISCARD dl_status dl_sql_optimize_zorder_stats(const dl_sql_optimize_cluste
 /* ---- liquid clustering's metadata (sql_cluster.c) ------------------------------------------ */
 
 /* The domain liquid clustering keeps its columns in. */
-#define DL_SQL_CLUSTER_DOMAIN "delta.clustering"
+#define DL_SQL_CLUSTER_DOMAIN DL_DELTA_CLUSTERING_DOMAIN
 
 /*
  * The clustering columns of snap (the delta.clustering domain's clusteringColumns, physical
