@@ -2,9 +2,10 @@
 /*
  * The delta.clustering domain of a clustered table (delta_clustering.h).
  */
+#include "delta/delta_clustering.h"
+
 #include <string.h>
 
-#include "delta/delta_clustering.h"
 #include "json/json.h"
 
 /* The logical name of the top-level column whose physical (or logical) name is phys. */
@@ -61,8 +62,8 @@ parse_columns(dl_arena *arena, const dl_delta_snapshot *snap, dl_json_val cols,
 }
 
 dl_status
-dl_delta_clustering_columns(const dl_delta_snapshot *snap, dl_arena *arena,
-                            const char ***out_names, int32_t *out_n, dl_error *err) {
+dl_delta_clustering_columns(const dl_delta_snapshot *snap, dl_arena *arena, const char ***out_names,
+                            int32_t *out_n, dl_error *err) {
     *out_names = NULL;
     *out_n = 0;
     const char *conf = dl_delta_snapshot_domain_config(snap, DL_DELTA_CLUSTERING_DOMAIN);
@@ -82,4 +83,3 @@ dl_delta_clustering_columns(const dl_delta_snapshot *snap, dl_arena *arena,
     }
     return s;
 }
-

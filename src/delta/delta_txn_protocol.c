@@ -59,10 +59,10 @@ static const legacy_versions legacy[DL_DELTA_FEATURE_COUNT] = {
  * overwrites, whole-file deletes, RESTORE, OPTIMIZE) or writes it (DELETE, UPDATE, MERGE in
  * src/sql/commands/sql_dml_cdf.c). Clustering: files any writer adds are simply not clustered
  * yet (no clusteringProvider); OPTIMIZE clusters them (src/sql/commands/sql_dml_zorder.c). */
-#define SELF_HANDLED                                                                     \
-    (FBIT(DL_DELTA_FEATURE_APPEND_ONLY) | FBIT(DL_DELTA_FEATURE_TIMESTAMP_NTZ) |         \
-     FBIT(DL_DELTA_FEATURE_DELETION_VECTORS) | FBIT(DL_DELTA_FEATURE_DOMAIN_METADATA) |  \
-     FBIT(DL_DELTA_FEATURE_IN_COMMIT_TIMESTAMP) | FBIT(DL_DELTA_FEATURE_V2_CHECKPOINT) | \
+#define SELF_HANDLED                                                                          \
+    (FBIT(DL_DELTA_FEATURE_APPEND_ONLY) | FBIT(DL_DELTA_FEATURE_TIMESTAMP_NTZ) |              \
+     FBIT(DL_DELTA_FEATURE_DELETION_VECTORS) | FBIT(DL_DELTA_FEATURE_DOMAIN_METADATA) |       \
+     FBIT(DL_DELTA_FEATURE_IN_COMMIT_TIMESTAMP) | FBIT(DL_DELTA_FEATURE_V2_CHECKPOINT) |      \
      FBIT(DL_DELTA_FEATURE_VACUUM_PROTOCOL_CHECK) | FBIT(DL_DELTA_FEATURE_CHANGE_DATA_FEED) | \
      FBIT(DL_DELTA_FEATURE_CLUSTERING))
 

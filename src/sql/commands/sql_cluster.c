@@ -6,12 +6,13 @@
  * delta.clustering domain lists the columns. CLUSTER BY NONE keeps the domain with an empty
  * list.
  */
+#include "sql/commands/sql_cluster.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "delta/delta_clustering.h"
 #include "json/json.h"
-#include "sql/commands/sql_cluster.h"
 
 dl_status
 dl_sql_cluster_columns(dl_arena *arena, const dl_delta_snapshot *snap, const char ***out_names,
@@ -34,7 +35,7 @@ dl_sql_cluster_is_clustered(const dl_delta_snapshot *snap) {
 
 dl_status
 dl_sql_cluster_names_json(dl_sql_binder *b, const char *const *names, int32_t n, const char **out,
-           dl_error *err) {
+                          dl_error *err) {
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
     dl_json_writer jw;
@@ -215,11 +216,14 @@ joined(dl_sql_binder *b, const char *const *names, int32_t n) {
         len += strlen(names[i]) + 1;
     }
     char *out = dl_arena_alloc_zero(b->arena, len);
+    size_t used = 0;
     for (int32_t i = 0; out != NULL && i < n; i++) {
+        size_t k = strlen(names[i]);
         if (i > 0) {
-            strcat(out, ",");
+            out[used++] = ',';
         }
-        strcat(out, names[i]);
+        memcpy(out + used, names[i], k);
+        used += k;
     }
     return out;
 }
@@ -276,8 +280,8 @@ dl_sql_cluster_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     const char **cols = NULL;
     const char *indexed = dl_delta_metadata_config(dl_delta_snapshot_metadata(t.snap),
                                                    "delta.dataSkippingNumIndexedCols");
-    DL_TRY(dl_sql_cluster_check(b, &stmt->u.alter.names, t.schema, 0, indexed, t.display, &cols,
-                                err));
+    DL_TRY(
+        dl_sql_cluster_check(b, &stmt->u.alter.names, t.schema, 0, indexed, t.display, &cols, err));
     dl_delta_tx *tx = NULL;
     DL_TRY(dl_delta_tx_begin(t.table, t.snap, NULL, &tx, err));
     dl_status s = stage_alter(b, &t, old, n_old, cols, (int32_t)stmt->u.alter.names.n, tx, err);

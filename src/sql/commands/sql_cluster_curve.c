@@ -111,8 +111,7 @@ column_ids(curve_rows *cr, const dl_vector *v, int32_t c, int32_t n_cols, int32_
     int64_t m = cr->n < cap ? cr->n : cap;
     size_t bytes = (size_t)(2 * m + num_ranges + 1) * sizeof(uint32_t);
     uint32_t *sample = dl_mem_alloc(cr->alloc, bytes);
-    DL_CHECK(sample != NULL, err, DL_ERR_NOMEM, "out of memory sampling %lld values",
-             (long long)m);
+    DL_CHECK(sample != NULL, err, DL_ERR_NOMEM, "out of memory sampling %lld values", (long long)m);
     for (int64_t i = 0; i < m; i++) {
         sample[i] = (uint32_t)(i * cr->n / m);
     }
@@ -248,8 +247,8 @@ write_ordered(curve_rows *cr, const uint32_t *rows, dl_batch *batch, dl_ops_writ
 
 /* Range ids, curve values, the order; then the rows written in it. */
 static dl_status
-order_and_write(curve_rows *cr, const dl_sql_cluster_spec *spec, dl_batch *batch,
-                dl_ops_writer *w, dl_error *err) {
+order_and_write(curve_rows *cr, const dl_sql_cluster_spec *spec, dl_batch *batch, dl_ops_writer *w,
+                dl_error *err) {
     size_t id_bytes = (size_t)cr->n * (size_t)spec->n_cols * sizeof(uint32_t);
     size_t key_bytes = (size_t)cr->n * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     cr->ids = dl_mem_alloc(cr->alloc, id_bytes + 1);
@@ -262,8 +261,8 @@ order_and_write(curve_rows *cr, const dl_sql_cluster_spec *spec, dl_batch *batch
     uint32_t max_id = 0;
     for (int32_t c = 0; c < spec->n_cols && s == DL_OK; c++) {
         uint32_t col_max = 0;
-        s = column_ids(cr, cr->cb.cols[spec->cols[c]], c, spec->n_cols, spec->num_ranges,
-                       &col_max, err);
+        s = column_ids(cr, cr->cb.cols[spec->cols[c]], c, spec->n_cols, spec->num_ranges, &col_max,
+                       err);
         max_id = col_max > max_id ? col_max : max_id;
     }
     if (s == DL_OK) {
@@ -289,7 +288,8 @@ dl_sql_cluster_write(dl_delta_scan *scan, const size_t *units, int32_t n_units,
     curve_rows cr = {.alloc = alloc};
     dl_batch *batch = NULL;
     DL_TRY(dl_vec_batch_new(alloc, schema, DL_BATCH_CAPACITY, &batch, err));
-    const dl_type **types = dl_mem_alloc(alloc, (size_t)schema->n_fields * sizeof(*types) + 1);
+    size_t types_bytes = (size_t)schema->n_fields * sizeof(const dl_type *) + 1;
+    const dl_type **types = dl_mem_alloc(alloc, types_bytes);
     dl_status s = DL_OK;
     if (types == NULL) {
         s = DL_ERR_NOMEM;
@@ -308,7 +308,7 @@ dl_sql_cluster_write(dl_delta_scan *scan, const size_t *units, int32_t n_units,
     }
     dl_sql_colbuf_destroy(&cr.cb);
     if (types != NULL) {
-        dl_mem_free(alloc, types, (size_t)schema->n_fields * sizeof(*types) + 1);
+        dl_mem_free(alloc, types, types_bytes);
     }
     dl_vec_batch_free(batch);
     return s;

@@ -22,7 +22,7 @@ typedef struct create_ctx {
     dl_delta_schema ds; /* the table's schema (t.schema is its type) */
     bool is_path;       /* named delta.`/path`: not in the warehouse (isManaged false) */
     dl_delta_create_spec spec;
-    dl_sql_plan *query; /* conformed rows for AS SELECT, or NULL */
+    dl_sql_plan *query;        /* conformed rows for AS SELECT, or NULL */
     const char **cluster_cols; /* CLUSTER BY (sql_cluster.c), or NULL */
     const char *schema_name;
     const char *table_name;

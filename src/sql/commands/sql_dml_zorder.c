@@ -197,7 +197,8 @@ dl_sql_optimize_cluster_init(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl
     cl->spec.cols = cols;
     cl->spec.n_cols = n;
     cl->spec.curve = cl->is_liquid && n > 1 ? DL_SQL_CURVE_HILBERT : DL_SQL_CURVE_ZORDER;
-    int64_t ranges = dl_sql_session_get_i64(b->session, "spark.databricks.io.skipping.mdc.rangeId.max");
+    int64_t ranges =
+        dl_sql_session_get_i64(b->session, "spark.databricks.io.skipping.mdc.rangeId.max");
     cl->spec.num_ranges = ranges > 0 && ranges < INT32_MAX / 32 ? (int32_t)ranges : 1000;
     DL_TRY(dl_sql_cluster_names_json(b, cl->names, n, &cl->names_json, err));
     uint8_t uuid[16];
@@ -233,11 +234,11 @@ dl_sql_optimize_cluster_candidate(const dl_sql_optimize_cluster *cl, const dl_de
 }
 
 dl_status
-dl_sql_optimize_cluster_params(dl_sql_binder *b, const dl_sql_optimize_cluster *cl,
-                               dl_delta_tx *tx, dl_error *err) {
+dl_sql_optimize_cluster_params(dl_sql_binder *b, const dl_sql_optimize_cluster *cl, dl_delta_tx *tx,
+                               dl_error *err) {
     bool is_z = cl->n_cols > 0 && !cl->is_liquid;
-    DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", is_z ? cl->names : NULL,
-                                  is_z ? cl->n_cols : 0, err));
+    DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", is_z ? cl->names : NULL, is_z ? cl->n_cols : 0,
+                                  err));
     return dl_sql_dml_param_array(b, tx, "clusterBy", cl->is_liquid ? cl->names : NULL,
                                   cl->is_liquid ? cl->n_cols : 0, err);
 }
