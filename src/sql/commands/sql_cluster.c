@@ -33,31 +33,6 @@ dl_sql_cluster_is_clustered(const dl_delta_snapshot *snap) {
     return false;
 }
 
-dl_status
-dl_sql_cluster_names_json(dl_sql_binder *b, const char *const *names, int32_t n, const char **out,
-                          dl_error *err) {
-    dl_buf text;
-    dl_buf_init(&text, b->exec->alloc);
-    dl_json_writer jw;
-    dl_json_writer_init(&jw, &text, 0);
-    dl_status s = dl_json_writer_begin_array(&jw, err);
-    for (int32_t i = 0; i < n && s == DL_OK; i++) {
-        s = dl_json_writer_string_cstr(&jw, names[i], err);
-    }
-    if (s == DL_OK) {
-        s = dl_json_writer_end_array(&jw, err);
-    }
-    if (s == DL_OK) {
-        *out = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
-        if (*out == NULL) {
-            s = dl_error_set(err, DL_ERR_NOMEM, "out of memory");
-        }
-    }
-    dl_json_writer_destroy(&jw);
-    dl_buf_destroy(&text);
-    return s;
-}
-
 /* ---- CLUSTER BY's columns ----------------------------------------------------------------- */
 
 static dl_status
@@ -181,6 +156,22 @@ dl_sql_cluster_stage_domain(dl_sql_binder *b, dl_delta_tx *tx, const char *const
     return s;
 }
 
+/* conf[0..n) and the pseudo-properties that ask for the clustering and domainMetadata
+ * features (n + 2 entries), in the arena. */
+static dl_status
+with_features(dl_sql_binder *b, const dl_delta_kv *conf, int32_t n, const dl_delta_kv **out,
+              dl_error *err) {
+    dl_delta_kv *kv = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_delta_kv));
+    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
+    if (n > 0) {
+        memcpy(kv, conf, (size_t)n * sizeof(dl_delta_kv));
+    }
+    kv[n] = (dl_delta_kv){"delta.feature.clustering", "supported"};
+    kv[n + 1] = (dl_delta_kv){"delta.feature.domainMetadata", "supported"};
+    *out = kv;
+    return DL_OK;
+}
+
 dl_status
 dl_sql_cluster_create(dl_sql_binder *b, const dl_sql_name_list *names, const dl_type *schema,
                       const char *display, dl_delta_create_spec *spec, const char ***out,
@@ -193,17 +184,9 @@ dl_sql_cluster_create(dl_sql_binder *b, const dl_sql_name_list *names, const dl_
     }
     DL_TRY(dl_sql_cluster_check(b, names, schema, spec->n_partition_columns, indexed, display, out,
                                 err));
-    int32_t n = spec->n_configuration;
-    dl_delta_kv *kv = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_delta_kv));
-    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
-    if (n > 0) {
-        memcpy(kv, spec->configuration, (size_t)n * sizeof(dl_delta_kv));
-    }
-    kv[n] = (dl_delta_kv){"delta.feature.clustering", "supported"};
-    kv[n + 1] = (dl_delta_kv){"delta.feature.domainMetadata", "supported"};
-    spec->configuration = kv;
-    spec->n_configuration = n + 2;
-    return dl_sql_cluster_names_json(b, *out, (int32_t)names->n, &spec->cluster_by, err);
+    DL_TRY(with_features(b, spec->configuration, spec->n_configuration, &spec->configuration, err));
+    spec->n_configuration += 2;
+    return dl_sql_dml_json_list(b, *out, (int32_t)names->n, &spec->cluster_by, err);
 }
 
 /* ---- ALTER TABLE ... CLUSTER BY ----------------------------------------------------------- */
@@ -232,17 +215,9 @@ joined(dl_sql_binder *b, const char *const *names, int32_t n) {
 static dl_status
 upgrade_protocol(dl_sql_binder *b, const dl_sql_dml_target *t, dl_delta_tx *tx, dl_error *err) {
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(t->snap);
-    int32_t n = md->n_configuration;
-    dl_delta_kv *kv = dl_arena_alloc_zero(b->arena, (size_t)(n + 2) * sizeof(dl_delta_kv));
-    DL_CHECK(kv != NULL, err, DL_ERR_NOMEM, "out of memory");
-    if (n > 0) {
-        memcpy(kv, md->configuration, (size_t)n * sizeof(dl_delta_kv));
-    }
-    kv[n] = (dl_delta_kv){"delta.feature.clustering", "supported"};
-    kv[n + 1] = (dl_delta_kv){"delta.feature.domainMetadata", "supported"};
     dl_delta_metadata with = *md;
-    with.configuration = kv;
-    with.n_configuration = n + 2;
+    DL_TRY(with_features(b, md->configuration, md->n_configuration, &with.configuration, err));
+    with.n_configuration += 2;
     dl_delta_protocol p;
     DL_TRY(dl_delta_protocol_for_metadata(&with, dl_delta_snapshot_schema(t->snap),
                                           dl_delta_snapshot_protocol(t->snap), b->arena, &p, err));

@@ -127,10 +127,6 @@ DL_NODISCARD dl_status dl_sql_cluster_create(dl_sql_binder *b, const dl_sql_name
                                              dl_delta_create_spec *spec, const char ***out,
                                              dl_error *err);
 
-/* names[0..n) as a JSON list of strings (["a","b"]), in the statement arena. */
-DL_NODISCARD dl_status dl_sql_cluster_names_json(dl_sql_binder *b, const char *const *names,
-                                                 int32_t n, const char **out, dl_error *err);
-
 /* Stages the delta.clustering domain with names[0..n) (n may be 0: CLUSTER BY NONE). */
 DL_NODISCARD dl_status dl_sql_cluster_stage_domain(dl_sql_binder *b, dl_delta_tx *tx,
                                                    const char *const *names, int32_t n,

@@ -200,7 +200,7 @@ dl_sql_optimize_cluster_init(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl
     int64_t ranges =
         dl_sql_session_get_i64(b->session, "spark.databricks.io.skipping.mdc.rangeId.max");
     cl->spec.num_ranges = ranges > 0 && ranges < INT32_MAX / 32 ? (int32_t)ranges : 1000;
-    DL_TRY(dl_sql_cluster_names_json(b, cl->names, n, &cl->names_json, err));
+    DL_TRY(dl_sql_dml_json_list(b, cl->names, n, &cl->names_json, err));
     uint8_t uuid[16];
     DL_TRY(dl_delta_uuid_random(uuid, err));
     dl_delta_uuid_format(uuid, cl->cube_id);
