@@ -84,17 +84,18 @@ dl_sql_cluster_check(dl_sql_binder *b, const dl_sql_name_list *names, const dl_t
             c = dl_str_eq_nocase(dl_str_from_cstr(schema->fields[k].name), id->name) ? k : c;
         }
         if (c < 0) {
-            DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
-                             "[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] Unable to find the column `%.*s` "
-                             "in table %s (CLUSTER BY takes top-level columns)",
-                             DL_STR_FMT(names->items[i].parts[names->items[i].n_parts - 1].name),
-                             display);
+            DL_SQL_BIND_FAIL(
+                b, id->loc, DL_ERR_SQL_BIND, err,
+                "[UNSUPPORTED_FEATURE.PARTITION_WITH_NESTED_COLUMN_IS_UNSUPPORTED] The "
+                "feature is not supported: Invalid partitioning: `%.*s` is missing or "
+                "is in a map or array (table %s; CLUSTER BY takes top-level columns)",
+                DL_STR_FMT(names->items[i].parts[names->items[i].n_parts - 1].name), display);
         }
         const char *name = schema->fields[c].name;
         DL_TRY(check_type(b, id, schema->fields[c].type, name, err));
         if (!is_indexed(c, indexed_cols)) {
             DL_SQL_BIND_FAIL(b, id->loc, DL_ERR_SQL_BIND, err,
-                             "[DELTA_CLUSTERING_COLUMN_MISSING_STATS] Liquid clustering requires "
+                             "[DELTA_CLUSTERING_COLUMN_MISSING_STATS] Clustering requires "
                              "clustering columns to have stats. Couldn't find clustering "
                              "column(s) '%s' in stats schema",
                              name);

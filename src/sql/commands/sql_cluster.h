@@ -74,7 +74,8 @@ DL_NODISCARD dl_status dl_sql_optimize_cluster_init(dl_sql_binder *b, const dl_s
  * files its ZCUBE tags do not say are clustered by the table's columns. */
 bool dl_sql_optimize_cluster_candidate(const dl_sql_optimize_cluster *cl, const dl_delta_file *f);
 
-/* operationParameters zOrderBy and clusterBy (JSON lists of column names). */
+/* operationParameters zOrderBy and clusterBy (JSON lists of column names), and isFull for a
+ * clustered table. */
 DL_NODISCARD dl_status dl_sql_optimize_cluster_params(dl_sql_binder *b,
                                                       const dl_sql_optimize_cluster *cl,
                                                       dl_delta_tx *tx, dl_error *err);

@@ -15,9 +15,9 @@
  *   liquid      a clustered table's OPTIMIZE rewrites the files that are not clustered yet
  *               (no ZCUBE_ID tag, or ZCUBE_ZORDER_BY naming other columns), FULL every file;
  *               the curve is Hilbert's (Z-order for one column, a line). The new files' adds
- *               carry tags ZCUBE_ID (one uuid per OPTIMIZE), ZCUBE_ZORDER_BY (the columns
- *               as a JSON list) and ZCUBE_ZORDER_CURVE ("hilbert" or "zorder"), and
- *               clusteringProvider "liquid". clusterBy is the list of columns, zOrderBy "[]".
+ *               carry the tags ZCUBE_ID (one uuid per OPTIMIZE) and ZCUBE_ZORDER_BY (the
+ *               columns as a JSON list) and clusteringProvider "liquid", as Delta 4.4 writes
+ *               them. clusterBy is the list of columns, zOrderBy "[]", isFull FULL.
  *
  * zOrderStats of the result row (ZORDER BY only) is Delta's ZOrderStats: strategyName "all"
  * (every file is rewritten; Delta's cube merging is Databricks-only), inputCubeFiles empty,
@@ -151,16 +151,17 @@ liquid_columns(dl_sql_binder *b, const dl_sql_dml_target *t, const char *const *
     return DL_OK;
 }
 
+/* A clustered table (even after CLUSTER BY NONE) takes no ZORDER BY, as in Delta. */
 static dl_status
 check_modes(dl_sql_binder *b, const dl_sql_stmt *stmt, const dl_sql_dml_target *t, int32_t n_liquid,
             dl_error *err) {
     const dl_sql_name_list *z = &stmt->u.optimize.zorder_by;
-    if (z->n > 0 && n_liquid > 0) {
+    if (z->n > 0 && (n_liquid > 0 || dl_sql_cluster_is_clustered(t->snap))) {
         DL_SQL_BIND_FAIL(b, z->items[0].parts[0].loc, DL_ERR_SQL_BIND, err,
                          "[DELTA_CLUSTERING_WITH_ZORDER_BY] OPTIMIZE command for Delta table %s "
-                         "with Liquid clustering cannot specify ZORDER BY. Please remove ZORDER "
-                         "BY",
-                         t->display);
+                         "with clustering cannot specify ZORDER BY. Please remove ZORDER BY "
+                         "(%.*s)",
+                         t->display, DL_STR_FMT(z->items[0].parts[0].name));
     }
     if (stmt->u.optimize.is_full && n_liquid == 0) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
@@ -239,8 +240,10 @@ dl_sql_optimize_cluster_params(dl_sql_binder *b, const dl_sql_optimize_cluster *
     bool is_z = cl->n_cols > 0 && !cl->is_liquid;
     DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", is_z ? cl->names : NULL, is_z ? cl->n_cols : 0,
                                   err));
-    return dl_sql_dml_param_array(b, tx, "clusterBy", cl->is_liquid ? cl->names : NULL,
-                                  cl->is_liquid ? cl->n_cols : 0, err);
+    DL_TRY(dl_sql_dml_param_array(b, tx, "clusterBy", cl->is_liquid ? cl->names : NULL,
+                                  cl->is_liquid ? cl->n_cols : 0, err));
+    return cl->is_liquid ? dl_delta_tx_param_json(tx, "isFull", cl->is_full ? "true" : "false", err)
+                         : DL_OK;
 }
 
 dl_status
@@ -249,10 +252,7 @@ dl_sql_optimize_cluster_stage(const dl_sql_optimize_cluster *cl, const dl_ops_wr
     if (!cl->is_liquid) {
         return dl_ops_writer_stage(w, tx, false, err);
     }
-    const char *curve = cl->spec.curve == DL_SQL_CURVE_HILBERT ? "hilbert" : "zorder";
-    dl_delta_kv tags[] = {{"ZCUBE_ID", cl->cube_id},
-                          {"ZCUBE_ZORDER_BY", cl->names_json},
-                          {"ZCUBE_ZORDER_CURVE", curve}};
+    dl_delta_kv tags[] = {{"ZCUBE_ID", cl->cube_id}, {"ZCUBE_ZORDER_BY", cl->names_json}};
     for (size_t i = 0; i < dl_ops_writer_file_count(w); i++) {
         const dl_ops_file *f = dl_ops_writer_file(w, i);
         dl_delta_add_file add = {.path = f->path,
