@@ -366,8 +366,9 @@ typedef struct dl_delta_create_spec {
     const char *name;        /* metaData.name, or NULL */
     const char *description; /* metaData.description, or NULL */
     dl_delta_create_mode mode;
-    bool is_as_select; /* "... AS SELECT": the caller stages adds too */
-    bool is_managed;   /* operationParameters.isManaged */
+    bool is_as_select;      /* "... AS SELECT": the caller stages adds too */
+    bool is_managed;        /* operationParameters.isManaged */
+    const char *cluster_by; /* operationParameters.clusterBy (a JSON list); NULL = "[]" */
 } dl_delta_create_spec;
 
 /*

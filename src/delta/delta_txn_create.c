@@ -119,7 +119,8 @@ stage_params(dl_delta_tx *tx, const dl_delta_create_spec *spec, const dl_delta_m
     DL_TRY(dl_delta_tx_param_string(tx, "isManaged", spec->is_managed ? "true" : "false", err));
     DL_TRY(dl_delta_tx_param_string(tx, "description", spec->description, err));
     DL_TRY(dl_delta_tx_param_string(tx, "partitionBy", partition_by, err));
-    DL_TRY(dl_delta_tx_param_string(tx, "clusterBy", "[]", err));
+    DL_TRY(dl_delta_tx_param_string(tx, "clusterBy",
+                                    spec->cluster_by != NULL ? spec->cluster_by : "[]", err));
     return dl_delta_tx_param_string(tx, "properties", properties, err);
 }
 

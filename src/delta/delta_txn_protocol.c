@@ -63,14 +63,17 @@ static const legacy_versions legacy[DL_DELTA_FEATURE_COUNT] = {
  * (src/sql/commands/sql_dml_widen.c); the preview feature stays unsupported. Column mapping:
  * ids and physical names are assigned when a metaData is staged and every data file is written
  * under physical names (delta_colmap.h). CHECK constraints: every writer of new rows
- * checks them in the data-file writer (dl_ops_write_spec.check_rows, sql_dml_check.c). */
+ * checks them in the data-file writer (dl_ops_write_spec.check_rows, sql_dml_check.c). Clustering:
+ * files any writer adds are simply not clustered yet (no clusteringProvider); OPTIMIZE clusters
+ * them (src/sql/commands/sql_dml_zorder.c). */
 #define SELF_HANDLED                                                                          \
     (FBIT(DL_DELTA_FEATURE_APPEND_ONLY) | FBIT(DL_DELTA_FEATURE_TIMESTAMP_NTZ) |              \
      FBIT(DL_DELTA_FEATURE_DELETION_VECTORS) | FBIT(DL_DELTA_FEATURE_DOMAIN_METADATA) |       \
      FBIT(DL_DELTA_FEATURE_IN_COMMIT_TIMESTAMP) | FBIT(DL_DELTA_FEATURE_V2_CHECKPOINT) |      \
      FBIT(DL_DELTA_FEATURE_VACUUM_PROTOCOL_CHECK) | FBIT(DL_DELTA_FEATURE_CHANGE_DATA_FEED) | \
      FBIT(DL_DELTA_FEATURE_ROW_TRACKING) | FBIT(DL_DELTA_FEATURE_TYPE_WIDENING) |             \
-     FBIT(DL_DELTA_FEATURE_COLUMN_MAPPING) | FBIT(DL_DELTA_FEATURE_CHECK_CONSTRAINTS))
+     FBIT(DL_DELTA_FEATURE_COLUMN_MAPPING) | FBIT(DL_DELTA_FEATURE_CHECK_CONSTRAINTS) |       \
+     FBIT(DL_DELTA_FEATURE_CLUSTERING))
 
 /* ---- metadata and schema -------------------------------------------------------------- */
 

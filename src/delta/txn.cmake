@@ -13,4 +13,5 @@ list(APPEND DL_DELTA_SOURCES
   delta_rowtrack.c
   delta_dv_dml.c
   delta_checkpoint_write.c
-  delta_cleanup.c)
+  delta_cleanup.c
+  delta_clustering.c)

@@ -21,7 +21,8 @@ ENGINE_SETTINGS = {
     "spark.databricks.delta.optimize.minFileSize", "spark.databricks.delta.optimize.maxFileSize",
     "spark.databricks.delta.optimize.maxDeletedRowsRatio", "spark.sql.sources.partitionOverwriteMode",
     "spark.databricks.delta.allowArbitraryProperties.enabled", "spark.databricks.delta.vacuum.logging.enabled",
-    "spark.databricks.delta.vacuum.lite.enabled",
+    "spark.databricks.delta.vacuum.lite.enabled", "spark.databricks.io.skipping.mdc.rangeId.max",
+    "spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled",
     "spark.sql.files.maxRecordsPerFile", "parquet.block.size", "parquet.page.size", "parquet.page.row.count.limit",
 }
 WAREHOUSE_KEY = "spark.sql.warehouse.dir"

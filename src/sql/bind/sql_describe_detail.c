@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delta/delta_clustering.h"
 #include "sql/bind/sql_describe_int.h"
 
 /* ---- DESCRIBE DETAIL ---------------------------------------------------------------------------
@@ -79,7 +80,10 @@ detail_row(void *ctx, dl_batch *t, dl_error *err) {
                                 : dl_vec_append_null(v[5], err));
     DL_TRY(dl_vec_append_i64(v[6], dl_delta_snapshot_timestamp(snap) * 1000, err));
     DL_TRY(dl_sql_put_str_array(v[7], md->partition_columns, md->n_partition_columns, err));
-    DL_TRY(dl_sql_put_str_array(v[8], NULL, 0, err));
+    const char **clustering = NULL;
+    int32_t n_clustering = 0;
+    DL_TRY(dl_delta_clustering_columns(snap, cx->b->arena, &clustering, &n_clustering, err));
+    DL_TRY(dl_sql_put_str_array(v[8], clustering, n_clustering, err));
     DL_TRY(dl_vec_append_i64(v[9], (int64_t)dl_delta_snapshot_file_count(snap), err));
     DL_TRY(dl_vec_append_i64(v[10], dl_delta_snapshot_total_bytes(snap), err));
     DL_TRY(put_config_map(v[11], md, err));
@@ -332,7 +336,8 @@ put_column(dl_buf *out, const dl_delta_field *f, dl_error *err) {
 
 /* The statement as SHOW CREATE TABLE writes it (show_create says how it differs from Spark's). */
 static dl_status
-create_text(dl_delta_snapshot *snap, const char *name, dl_buf *out, dl_error *err) {
+create_text(dl_sql_binder *b, dl_delta_snapshot *snap, const char *name, dl_buf *out,
+            dl_error *err) {
     const dl_delta_schema *schema = dl_delta_snapshot_schema(snap);
     const dl_delta_metadata *md = dl_delta_snapshot_metadata(snap);
     const dl_delta_protocol *pr = dl_delta_snapshot_protocol(snap);
@@ -345,6 +350,14 @@ create_text(dl_delta_snapshot *snap, const char *name, dl_buf *out, dl_error *er
         DL_TRY(dl_buf_append_cstr(out, i == 0 ? "PARTITIONED BY (" : ", ", err));
         DL_TRY(dl_sql_put_ident(out, md->partition_columns[i], err));
         DL_TRY(dl_buf_append_cstr(out, i + 1 == md->n_partition_columns ? ")\n" : "", err));
+    }
+    const char **clustering = NULL;
+    int32_t n_clustering = 0;
+    DL_TRY(dl_delta_clustering_columns(snap, b->arena, &clustering, &n_clustering, err));
+    for (int32_t i = 0; i < n_clustering; i++) {
+        DL_TRY(dl_buf_append_cstr(out, i == 0 ? "CLUSTER BY (" : ", ", err));
+        DL_TRY(dl_sql_put_ident(out, clustering[i], err));
+        DL_TRY(dl_buf_append_cstr(out, i + 1 == n_clustering ? ")\n" : "", err));
     }
     if (md->description != NULL) {
         DL_TRY(dl_buf_append_cstr(out, "COMMENT ", err));
@@ -391,7 +404,7 @@ show_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_delta_snapshot *snap, 
     DL_CHECK(name != NULL, err, DL_ERR_NOMEM, "out of memory showing a table");
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
-    dl_status s = create_text(snap, name, &text, err);
+    dl_status s = create_text(b, snap, name, &text, err);
     const char *row[1] = {NULL};
     if (s == DL_OK) {
         row[0] = dl_arena_strndup(b->arena, (const char *)text.data, text.len);

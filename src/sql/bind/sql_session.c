@@ -68,6 +68,11 @@ static const struct known_setting {
     {"spark.databricks.delta.optimize.maxDeletedRowsRatio", "0.05", SETTING_FRACTION,
      "OPTIMIZE rewrites a file whose deletion vector marks more than this fraction of its rows.",
      ""},
+    {"spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled", "true", SETTING_BOOL,
+     "When true, OPTIMIZE ZORDER BY refuses a column without statistics.", ""},
+    {"spark.databricks.io.skipping.mdc.rangeId.max", "1000", SETTING_POSITIVE_INT,
+     "The number of value ranges per column OPTIMIZE ZORDER BY and liquid clustering order by.",
+     ""},
     {"spark.sql.sources.partitionOverwriteMode", "STATIC", SETTING_OPTION,
      "INSERT OVERWRITE of a partitioned table: STATIC replaces every partition the PARTITION "
      "clause matches, DYNAMIC only the partitions the query writes.",

@@ -559,8 +559,8 @@ dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e) {
 }
 
 dl_status
-dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key, const char *const *items,
-                       int32_t n, dl_error *err) {
+dl_sql_dml_json_list(dl_sql_binder *b, const char *const *items, int32_t n, const char **out,
+                     dl_error *err) {
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
     dl_json_writer jw;
@@ -573,11 +573,20 @@ dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key, const
         s = dl_json_writer_end_array(&jw, err);
     }
     if (s == DL_OK) {
-        s = dl_delta_tx_param_string(tx, key, dl_buf_cstr(&text), err);
+        *out = dl_arena_strndup(b->arena, (const char *)text.data, text.len);
+        s = *out != NULL ? DL_OK : dl_error_set(err, DL_ERR_NOMEM, "out of memory");
     }
     dl_json_writer_destroy(&jw);
     dl_buf_destroy(&text);
     return s;
+}
+
+dl_status
+dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key, const char *const *items,
+                       int32_t n, dl_error *err) {
+    const char *text = NULL;
+    DL_TRY(dl_sql_dml_json_list(b, items, n, &text, err));
+    return dl_delta_tx_param_string(tx, key, text, err);
 }
 
 dl_status

@@ -477,6 +477,10 @@ const char *dl_sql_dml_expr_text(dl_sql_binder *b, const dl_sql_expr *e);
 
 /* operationParameters[key] = a JSON array of the strings items[0..n) as a JSON string, as
  * Spark writes "predicate" ("[\"(id > 1)\"]") and "zOrderBy" ("[]"). */
+/* items[0..n) as a JSON list of strings (["a","b"]), in the statement arena. */
+DL_NODISCARD dl_status dl_sql_dml_json_list(dl_sql_binder *b, const char *const *items, int32_t n,
+                                            const char **out, dl_error *err);
+
 DL_NODISCARD dl_status dl_sql_dml_param_array(dl_sql_binder *b, dl_delta_tx *tx, const char *key,
                                               const char *const *items, int32_t n, dl_error *err);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "sql/commands/sql_cluster.h"
 #include "sql/commands/sql_dml.h"
 
 /* True when props names key (in any case, for a property Delta knows). */
@@ -422,11 +423,15 @@ dl_sql_dml_alter(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
     if (kind == DL_SQL_ALTER_ADD_CONSTRAINT || kind == DL_SQL_ALTER_DROP_CONSTRAINT) {
         return dl_sql_dml_alter_constraint(b, stmt, err);
     }
+    if (kind == DL_SQL_ALTER_CLUSTER_BY) {
+        return dl_sql_cluster_alter(b, stmt, err);
+    }
     if (kind != DL_SQL_ALTER_SET_PROPS && kind != DL_SQL_ALTER_UNSET_PROPS) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
-                         "COLUMNS, ALTER COLUMN, RENAME COLUMN, DROP COLUMNS and ADD / DROP "
-                         "CONSTRAINT are)");
+        DL_SQL_BIND_FAIL(
+            b, stmt->loc, DL_ERR_UNSUPPORTED, err,
+            "this ALTER TABLE is not supported yet (SET / UNSET TBLPROPERTIES, ADD "
+            "COLUMNS, ALTER COLUMN, RENAME COLUMN, DROP COLUMNS, ADD / DROP CONSTRAINT and "
+            "CLUSTER BY are)");
     }
     dl_sql_dml_target t;
     DL_TRY(dl_sql_dml_open(b, &stmt->u.alter.table, stmt->loc, &t, err));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sql/bind/sql_describe_int.h"
+#include "sql/commands/sql_cluster.h"
 #include "sql/commands/sql_dml.h"
 
 typedef struct create_ctx {
@@ -21,7 +22,8 @@ typedef struct create_ctx {
     dl_delta_schema ds; /* the table's schema (t.schema is its type) */
     bool is_path;       /* named delta.`/path`: not in the warehouse (isManaged false) */
     dl_delta_create_spec spec;
-    dl_sql_plan *query; /* conformed rows for AS SELECT, or NULL */
+    dl_sql_plan *query;        /* conformed rows for AS SELECT, or NULL */
+    const char **cluster_cols; /* CLUSTER BY (sql_cluster.c), or NULL */
     const char *schema_name;
     const char *table_name;
 } create_ctx;
@@ -217,6 +219,11 @@ plan_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_error *
     }
     DL_TRY(partition_columns(b, stmt, c, err));
     DL_TRY(properties(b, stmt, c, err));
+    if (stmt->u.create_table.cluster_by.n > 0) {
+        c->spec.n_partition_columns = c->t.n_parts;
+        DL_TRY(dl_sql_cluster_create(b, &stmt->u.create_table.cluster_by, c->t.schema,
+                                     c->table_name, &c->spec, &c->cluster_cols, err));
+    }
     if (q != NULL) {
         int32_t n = c->t.schema->n_fields;
         if (q->n_cols != n) {
@@ -315,6 +322,10 @@ stage_create(dl_sql_binder *b, const dl_sql_stmt *stmt, create_ctx *c, dl_delta_
         c->spec.description = ident_text(b, stmt->u.create_table.comment);
     }
     DL_TRY(dl_delta_tx_create_table(tx, &c->spec, err));
+    if (c->cluster_cols != NULL) {
+        DL_TRY(dl_sql_cluster_stage_domain(b, tx, c->cluster_cols,
+                                           (int32_t)stmt->u.create_table.cluster_by.n, err));
+    }
     if (c->query == NULL) {
         return DL_OK;
     }
@@ -337,10 +348,9 @@ dl_sql_dml_create(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
                          "USING %.*s: deltalite creates Delta tables only (USING DELTA)",
                          DL_STR_FMT(stmt->u.create_table.using.name));
     }
-    if (stmt->u.create_table.has_like || stmt->u.create_table.cluster_by.n > 0 ||
-        stmt->u.create_table.n_checks > 0) {
+    if (stmt->u.create_table.has_like || stmt->u.create_table.n_checks > 0) {
         DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "CREATE TABLE with LIKE, CLUSTER BY or CHECK is not supported yet");
+                         "CREATE TABLE with LIKE or CHECK is not supported yet");
     }
     if (stmt->u.create_table.options.n > 0) {
         DL_SQL_BIND_FAIL(b, stmt->u.create_table.options.items[0].loc, DL_ERR_UNSUPPORTED, err,

@@ -54,6 +54,7 @@
 
 #include "delta/delta_dv.h"
 #include "sql/bind/sql_describe_int.h"
+#include "sql/commands/sql_cluster.h"
 #include "sql/commands/sql_dml.h"
 
 /* A compaction candidate: a file in scope and what orders it. */
@@ -100,6 +101,7 @@ typedef struct optimize {
     bin *bins;
     int32_t n_bins;
     totals tot;
+    dl_sql_optimize_cluster cl; /* ZORDER BY or liquid clustering (sql_dml_zorder.c) */
 } optimize;
 
 /* ---- the WHERE condition ------------------------------------------------------------------ */
@@ -223,6 +225,9 @@ is_candidate(const optimize *o, const dl_delta_file *f, dl_delta_stats_reader *r
     if (o->stmt->u.optimize.is_purge) {
         return f->dv != NULL && f->dv->cardinality > 0; /* REORG ... APPLY (PURGE) */
     }
+    if (o->cl.n_cols > 0) {
+        return dl_sql_optimize_cluster_candidate(&o->cl, f);
+    }
     if (f->size < o->min_file_size) {
         return true;
     }
@@ -338,7 +343,7 @@ cmp_cand(const void *pa, const void *pb) {
 /* Keeps files[0..n) as a bin when rewriting it changes something. */
 static dl_status
 close_bin(optimize *o, const cand *files, int32_t n, dl_error *err) {
-    if (n == 0 || (n == 1 && files[0].file->dv == NULL)) {
+    if (n == 0 || (n == 1 && files[0].file->dv == NULL && o->cl.n_cols == 0)) {
         return DL_OK;
     }
     bin *bn = &o->bins[o->n_bins++];
@@ -362,7 +367,8 @@ make_bins(optimize *o, dl_error *err) {
     for (int32_t i = 0; i < o->n_cands; i++) {
         int64_t size = o->cands[i].file->size > 0 ? o->cands[i].file->size : 0;
         bool is_new_part = i > start && strcmp(o->cands[i].part_key, o->cands[start].part_key) != 0;
-        if (is_new_part || (i > start && bytes + size > o->max_file_size)) {
+        bool is_full = i > start && bytes + size > o->max_file_size && o->cl.n_cols == 0;
+        if (is_new_part || is_full) {
             DL_TRY(close_bin(o, &o->cands[start], i - start, err));
             start = i;
             bytes = 0;
@@ -395,6 +401,25 @@ copy_unit(optimize *o, size_t u, dl_ops_writer *w, dl_batch *batch, dl_error *er
     return s;
 }
 
+/* A clustering bin: its files' rows ordered along the curve, files rolled at maxFileSize. */
+static dl_status
+cluster_bin(bin *bn, dl_error *err) {
+    optimize *o = bn->opt;
+    size_t *units = dl_mem_alloc(o->b->exec->alloc, (size_t)bn->n_files * sizeof(size_t));
+    DL_CHECK(units != NULL, err, DL_ERR_NOMEM, "out of memory");
+    for (int32_t i = 0; i < bn->n_files; i++) {
+        units[i] = bn->files[i].unit;
+    }
+    dl_status s = dl_sql_cluster_write(o->scan, units, bn->n_files, &o->cl.spec, bn->writer,
+                                       o->b->exec->alloc, err);
+    dl_mem_free(o->b->exec->alloc, units, (size_t)bn->n_files * sizeof(size_t));
+    if (s != DL_OK) {
+        dl_error_prefix(err, "table %s: ", o->t.display);
+        return s;
+    }
+    return dl_ops_writer_finish(bn->writer, err);
+}
+
 /* A pool task: the bin's files, in order, into one new file. */
 static dl_status
 run_bin(void *arg, dl_error *err) {
@@ -403,8 +428,11 @@ run_bin(void *arg, dl_error *err) {
     dl_ops_write_spec spec;
     dl_sql_dml_write_spec(o->b, &o->t, bn->job_id, &spec);
     spec.data_change = false;
-    spec.target_file_bytes = INT64_MAX;
+    spec.target_file_bytes = o->cl.n_cols > 0 ? o->max_file_size : INT64_MAX;
     DL_TRY_CTX(dl_ops_writer_new(&spec, &bn->writer, err), err, "table %s", o->t.display);
+    if (o->cl.n_cols > 0) {
+        return cluster_bin(bn, err);
+    }
     dl_batch *batch = NULL;
     DL_TRY(dl_vec_batch_new(o->b->exec->alloc, dl_delta_scan_schema(o->scan), DL_BATCH_CAPACITY,
                             &batch, err));
@@ -517,12 +545,11 @@ stage(optimize *o, dl_delta_tx *tx, dl_error *err) {
     if (is_purge) {
         DL_TRY(dl_delta_tx_param_json(tx, "applyPurge", "true", err));
     } else {
-        DL_TRY(dl_sql_dml_param_array(b, tx, "zOrderBy", NULL, 0, err));
-        DL_TRY(dl_sql_dml_param_array(b, tx, "clusterBy", NULL, 0, err));
+        DL_TRY(dl_sql_optimize_cluster_params(b, &o->cl, tx, err));
         DL_TRY(dl_delta_tx_param_json(tx, "auto", "false", err));
     }
     for (int32_t i = 0; i < o->n_bins; i++) {
-        DL_TRY(dl_ops_writer_stage(o->bins[i].writer, tx, false, err));
+        DL_TRY(dl_sql_optimize_cluster_stage(&o->cl, o->bins[i].writer, tx, err));
         for (int32_t k = 0; k < o->bins[i].n_files; k++) {
             DL_TRY(dl_delta_tx_remove_snapshot_file(tx, o->bins[i].files[k].file, false, err));
         }
@@ -702,8 +729,9 @@ put_metrics(const optimize *o, dl_vector *v, dl_error *err) {
                      tot->max_added, err));
     DL_TRY(put_sizes(c[M_FILES_REMOVED], tot->n_removed, tot->removed_bytes, tot->min_removed,
                      tot->max_removed, err));
-    DL_TRY(dl_vec_append_null(c[M_ZORDER], err));
-    DL_TRY(dl_vec_append_bool(c[M_PRESERVE_ORDER], true, err));
+    DL_TRY(dl_sql_optimize_zorder_stats(&o->cl, c[M_ZORDER], tot->n_removed, tot->removed_bytes,
+                                        o->n_bins, err));
+    DL_TRY(dl_vec_append_bool(c[M_PRESERVE_ORDER], o->cl.n_cols == 0, err));
     DL_TRY(put_dv_stats(c[M_DV], tot, err));
     return dl_vec_append_struct(v, err);
 }
@@ -732,22 +760,6 @@ result_row(optimize *o, dl_sql_plan **out, dl_error *err) {
 /* ---- the statement ------------------------------------------------------------------------ */
 
 static dl_status
-check_clauses(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_error *err) {
-    if (stmt->u.optimize.is_full) {
-        DL_SQL_BIND_FAIL(b, stmt->loc, DL_ERR_UNSUPPORTED, err,
-                         "[DELTA_OPTIMIZE_FULL_NOT_SUPPORTED] OPTIMIZE FULL is only supported for "
-                         "clustered tables with non-empty clustering columns");
-    }
-    if (stmt->u.optimize.zorder_by.n > 0) {
-        const dl_sql_name *first = &stmt->u.optimize.zorder_by.items[0];
-        DL_SQL_BIND_FAIL(b, first->parts[0].loc, DL_ERR_UNSUPPORTED, err,
-                         "OPTIMIZE ... ZORDER BY is not supported yet; run OPTIMIZE without "
-                         "ZORDER BY to compact the table's files");
-    }
-    return DL_OK;
-}
-
-static dl_status
 run_optimize(optimize *o, dl_error *err) {
     if (o->stmt->u.optimize.where != NULL) {
         DL_TRY(bind_where(o, o->stmt->u.optimize.where, err));
@@ -768,7 +780,6 @@ run_optimize(optimize *o, dl_error *err) {
 
 dl_status
 dl_sql_dml_optimize(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out, dl_error *err) {
-    DL_TRY(check_clauses(b, stmt, err));
     optimize *o = dl_arena_alloc_zero(b->arena, sizeof(*o));
     DL_CHECK(o != NULL, err, DL_ERR_NOMEM, "out of memory");
     o->b = b;
@@ -781,6 +792,7 @@ dl_sql_dml_optimize(dl_sql_binder *b, const dl_sql_stmt *stmt, dl_sql_plan **out
         dl_sql_session_get_i64(b->session, "spark.databricks.delta.optimize.maxFileSize");
     o->max_deleted_ratio = dl_sql_session_get_double(
         b->session, "spark.databricks.delta.optimize.maxDeletedRowsRatio");
+    DL_TRY(dl_sql_optimize_cluster_init(b, stmt, &o->t, &o->cl, err));
     dl_status s = run_optimize(o, err);
     dl_delta_scan_free(o->scan);
     if (s != DL_OK) {

@@ -263,8 +263,10 @@ parse_table_clause(dl_sql_parser *p, dl_sql_stmt *s, bool *done) {
         bool partitioned = dl_sql_is_kw(p, DL_SQL_KW_PARTITIONED);
         dl_sql_advance(p);
         DL_TRY(dl_sql_expect_kw(p, DL_SQL_KW_BY));
-        if (s->u.create_table.partitioned_by.n > 0 || s->u.create_table.cluster_by.n > 0) {
-            return duplicate(p, at, "PARTITIONED BY or CLUSTER BY");
+        /* Both together parse: CREATE refuses them with Delta's error class. */
+        if (partitioned ? s->u.create_table.partitioned_by.n > 0
+                        : s->u.create_table.cluster_by.n > 0) {
+            return duplicate(p, at, partitioned ? "PARTITIONED BY" : "CLUSTER BY");
         }
         if (partitioned) {
             return dl_sql_parse_ident_list(p, "a partition column",
