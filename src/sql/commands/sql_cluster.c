@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "delta/delta_clustering.h"
+#include "delta/delta_colmap.h"
 #include "json/json.h"
 
 dl_status
@@ -114,9 +115,24 @@ dl_sql_cluster_check(dl_sql_binder *b, const dl_sql_name_list *names, const dl_t
     return DL_OK;
 }
 
+/* The name the clustering domain keys a column by: its physical name on a table with column
+ * mapping (the staged metaData's, else the snapshot's), else its name. */
+static const char *
+domain_name(const dl_delta_schema *schema, dl_delta_cm_mode mode, const char *name) {
+    if (schema == NULL || mode == DL_DELTA_CM_NONE) {
+        return name;
+    }
+    const dl_delta_field *f = dl_delta_schema_find(schema, dl_str_from_cstr(name));
+    const char *phys = f != NULL ? dl_delta_field_physical_name(f, mode) : NULL;
+    return phys != NULL ? phys : name;
+}
+
 dl_status
 dl_sql_cluster_stage_domain(dl_sql_binder *b, dl_delta_tx *tx, const char *const *names, int32_t n,
                             dl_error *err) {
+    const dl_delta_schema *schema = NULL;
+    dl_delta_cm_mode mode = DL_DELTA_CM_NONE;
+    DL_TRY(dl_delta_colmap_tx_schema(tx, &schema, &mode, err));
     dl_buf text;
     dl_buf_init(&text, b->exec->alloc);
     dl_json_writer jw;
@@ -131,7 +147,7 @@ dl_sql_cluster_stage_domain(dl_sql_binder *b, dl_delta_tx *tx, const char *const
     for (int32_t i = 0; i < n && s == DL_OK; i++) {
         s = dl_json_writer_begin_array(&jw, err);
         if (s == DL_OK) {
-            s = dl_json_writer_string_cstr(&jw, names[i], err);
+            s = dl_json_writer_string_cstr(&jw, domain_name(schema, mode, names[i]), err);
         }
         if (s == DL_OK) {
             s = dl_json_writer_end_array(&jw, err);
