@@ -110,7 +110,7 @@ def test_deltalite_reads_spark_tables(spark, spark_tables, name):
 # What deltalite does with a write to each Spark table: either the write commits and Spark
 # reads it back as deltalite does, or it is refused with the feature named.
 REFUSALS = {
-    "clustered": ["generated columns", "identity columns", "liquid clustering"],
+    "clustered": ["generated columns", "identity columns"],
 }
 
 
