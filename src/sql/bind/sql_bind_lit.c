@@ -233,8 +233,8 @@ dl_sql_binder_negative_literal(dl_sql_binder *b, const dl_sql_expr *lit, uint32_
 
 /* A decimal number's text (digits, an optional '.', an optional exponent; a type suffix after
  * it is ignored) as significant digits and the power of ten of the first one: 12.5e3 is
- * "125" and 4. Zero has no digits. False when the text has no digits or the exponent is
- * absurd. */
+ * "125" and 4. Zero has no digits. False when the text has no digits. An exponent past
+ * 10^9 is held at about that (the comparison with a type's range needs no more). */
 typedef struct dec_text {
     char digits[64]; /* the first 63 significant digits, then a '1' when any further is not 0 */
     size_t n;
@@ -277,10 +277,9 @@ dec_text_parse(dl_str t, dec_text *out) {
         bool neg = i < t.len && t.ptr[i] == '-';
         i += i < t.len && (t.ptr[i] == '-' || t.ptr[i] == '+') ? 1 : 0;
         for (; i < t.len && t.ptr[i] >= '0' && t.ptr[i] <= '9'; i++) {
-            if (e > 100000000) {
-                return false;
+            if (e < 100000000) { /* saturates: 1e99999999999 stays far above every bound */
+                e = e * 10 + (t.ptr[i] - '0');
             }
-            e = e * 10 + (t.ptr[i] - '0');
         }
         e = neg ? -e : e;
     }

@@ -91,7 +91,9 @@ file_row(files_walk *w, const dl_delta_file *f, dl_error *err) {
     DL_TRY(dl_delta_file_stats_json(w->snap, f, &w->rd, &stats, &has_stats, err));
     dl_delta_stats parsed;
     bool has_count = false;
-    if (has_stats && dl_delta_stats_parse(stats, &w->stats_doc, &parsed, err) == DL_OK) {
+    dl_error
+        parse_err; /* stats that do not parse give numRecords NULL; the stats column shows them */
+    if (has_stats && dl_delta_stats_parse(stats, &w->stats_doc, &parsed, &parse_err) == DL_OK) {
         has_count = parsed.has_num_records;
     }
     DL_TRY(put_i64_or_null(v[F_NUM_RECORDS], has_count ? parsed.num_records : 0, !has_count, err));
